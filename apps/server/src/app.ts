@@ -1,0 +1,81 @@
+// createApp(deps): the HTTP application. Middleware order: request id and timing, CORS preflight, routes, then on
+// the way out the common headers, status masking and one log line. All errors are rendered by one handler.
+import { randomUUID } from "node:crypto";
+import { allRoutes, bothSpellings } from "@gatehouse/contract";
+import { Hono } from "hono";
+import type { Deps } from "./deps.ts";
+import type { AppEnv } from "./http/bind.ts";
+import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
+import { wantsMaskedStatus } from "./http/headers.ts";
+import { renderError, textResponse } from "./http/respond.ts";
+import { registerMetaRoutes } from "./routes/meta.ts";
+import { registerProjectRoutes } from "./routes/projects.ts";
+
+export type { Deps } from "./deps.ts";
+
+/** For 405 answers: which methods exist for a path that matched no route. */
+const routePatterns = allRoutes.map((route) => ({
+  method: route.method,
+  pattern: new RegExp(`^${route.path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
+}));
+
+function finish(res: Response, request: Request, requestId: string): Response {
+  const path = new URL(request.url).pathname;
+  for (const name of bothSpellings("request-id")) res.headers.set(name, requestId);
+  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store, max-age=0");
+  res.headers.set("x-content-type-options", "nosniff");
+  if (isCorsPath(path))
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.headers.set(name, value);
+  // Status masking (WIRE.md §1.8): 4xx become 200 with the real status in a header; 2xx, 3xx and 5xx never change.
+  if (res.status >= 400 && res.status < 500 && wantsMaskedStatus(request.headers)) {
+    const headers = new Headers(res.headers);
+    for (const name of bothSpellings("actual-status")) headers.set(name, String(res.status));
+    return new Response(res.body, { status: 200, headers });
+  }
+  return res;
+}
+
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    const requestId = randomUUID();
+    c.set("requestId", requestId);
+    const started = performance.now();
+    if (c.req.method === "OPTIONS" && isCorsPath(c.req.path)) {
+      c.res = new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    } else {
+      await next();
+    }
+    const status = c.res.status;
+    c.res = finish(c.res, c.req.raw, requestId);
+    deps.logger.info("request", {
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      request_id: requestId,
+    });
+  });
+
+  registerMetaRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+
+  app.notFound((c) => {
+    const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);
+    if (allowed.length === 0) return textResponse(404, "Not found.");
+    return textResponse(405, "Method not allowed.", { allow: [...new Set(allowed)].join(", ") });
+  });
+
+  app.onError((error, c) =>
+    renderError(error, {
+      requestId: c.get("requestId"),
+      development: deps.development,
+      logger: deps.logger,
+      method: c.req.method,
+      path: c.req.path,
+    }),
+  );
+
+  return app;
+}

@@ -1,0 +1,84 @@
+// The server's configuration: read from the environment once, validated, and passed down as a typed value.
+import { z } from "zod";
+
+const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
+const optionalKey = (prefix: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}_[0-9a-z]{20,}$`),
+      `must look like ${prefix}_ followed by lowercase letters and digits`,
+    )
+    .optional();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8102),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  GATEHOUSE_DATA_DIR: z.string().min(1).default(".gatehouse"),
+  GATEHOUSE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  GATEHOUSE_BASE_URL: z.url().optional(),
+  NODE_ENV: z.enum(["development", "production", "test"]).optional(),
+  STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
+  STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
+  STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY: optionalKey("sak"),
+  STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED: booleanFlag.optional(),
+  STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED: booleanFlag.optional(),
+  STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST: booleanFlag.optional(),
+  STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: z.string().optional(),
+});
+
+export type SeedSettings = {
+  publishableClientKey?: string;
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+  signUpEnabled?: boolean;
+  otpEnabled?: boolean;
+  allowLocalhost?: boolean;
+  oauthProviders?: string[];
+};
+
+export type Config = {
+  port: number;
+  baseUrl: string;
+  /** A postgres:// URL, or undefined for the embedded PGlite database in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Given by the operator; otherwise generated on first start and kept in `dataDir`. */
+  secret: string | undefined;
+  /** Development mode adds error text to 500 answers; never on in production. */
+  development: boolean;
+  seed: SeedSettings;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    baseUrl: (e.GATEHOUSE_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.GATEHOUSE_DATA_DIR,
+    secret: e.GATEHOUSE_SECRET,
+    development: e.NODE_ENV === "development",
+    seed: {
+      publishableClientKey: e.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY,
+      secretServerKey: e.STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY,
+      superSecretAdminKey: e.STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY,
+      signUpEnabled: e.STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED,
+      otpEnabled: e.STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED,
+      allowLocalhost: e.STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST,
+      oauthProviders: e.STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The data directory (`./.gatehouse` by default): the embedded database, the generated server secret and the
+// generated internal-project keys. Files holding secrets are created with mode 600.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generateApiKey, generateServerSecret } from "./crypto/random.ts";
+
+export class DataDirLockedError extends Error {}
+
+export function ensureDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM means the process exists but belongs to someone else: still a live holder.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite does not lock its data directory, and two processes writing one corrupt it, so we hold a lock file
+ * with our pid. A lock left by a dead process is taken over. Returns the release function.
+ */
+export function acquireLock(dir: string): () => void {
+  const file = join(dir, "gatehouse.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number.parseInt(readFileSync(file, "utf8"), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+        throw new DataDirLockedError(
+          `Another Gatehouse server (pid ${holder}) is using the data directory ${dir}. ` +
+            "Stop it first, or set GATEHOUSE_DATA_DIR (or DATABASE_URL) to run a second server.",
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the data directory ${dir}.`);
+}
+
+/** Reads a secret file, creating it with `generate()` on first use. */
+function readOrCreate(file: string, generate: () => string): string {
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const value = generate();
+  writeFileSync(file, `${value}\n`, { mode: 0o600, flag: "wx" });
+  return value;
+}
+
+export function loadServerSecret(dir: string): string {
+  return readOrCreate(join(dir, "secret"), generateServerSecret);
+}
+
+export type InternalKeys = {
+  publishableClientKey: string;
+  secretServerKey: string;
+  superSecretAdminKey: string;
+};
+
+/** The internal project's keys generated at first start, so every restart prints and accepts the same ones. */
+export function loadGeneratedInternalKeys(dir: string): InternalKeys {
+  const text = readOrCreate(join(dir, "internal-keys.json"), () =>
+    JSON.stringify({
+      publishableClientKey: generateApiKey("pck"),
+      secretServerKey: generateApiKey("ssk"),
+      superSecretAdminKey: generateApiKey("sak"),
+    }),
+  );
+  return JSON.parse(text) as InternalKeys;
+}

@@ -1,0 +1,64 @@
+// Opening the database: PostgreSQL through a pg pool, or embedded PGlite. Both speak the same SQL and schema.
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: "postgres" | "pglite";
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Runs `fn` in one transaction: everything it writes lands together or not at all. */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  // A drizzle transaction is a PgDatabase too; the cast only erases the transaction-specific methods.
+  return db.transaction((tx) => fn(tx as unknown as Db));
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzlePg(pool, { schema });
+  return {
+    db: db as unknown as Db,
+    kind: "postgres",
+    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => pool.end(),
+  };
+}
+
+/** `source`: a data directory to persist in, a dump to start from (tests), or nothing for a blank in-memory one. */
+export async function openPglite(source?: { dataDir: string } | { dump: Blob }): Promise<Database> {
+  const client =
+    source && "dump" in source
+      ? new PGlite({ loadDataDir: source.dump })
+      : new PGlite(source?.dataDir ? { dataDir: source.dataDir } : {});
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema });
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => client.close(),
+  };
+}
+
+/** Serialises a PGlite database so test servers can start from a migrated copy instead of a cold one. */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  const client = (database.db as unknown as { $client: PGlite }).$client;
+  return client.dumpDataDir("none");
+}

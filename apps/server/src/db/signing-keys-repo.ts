@@ -1,0 +1,47 @@
+// Signing key rows: the published keys of a project, and lookup by key id for verification.
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { type AudienceKind, signingKeys } from "./schema.ts";
+
+export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type NewSigningKeyRow = typeof signingKeys.$inferInsert;
+
+export function createSigningKeysRepo(db: Db) {
+  return {
+    async insert(tx: Db, rows: NewSigningKeyRow[]): Promise<void> {
+      await tx.insert(signingKeys).values(rows);
+    },
+    async find(kid: string): Promise<SigningKeyRow | undefined> {
+      const [row] = await db.select().from(signingKeys).where(eq(signingKeys.id, kid));
+      return row;
+    },
+    /** Keys still in the JWKS (not retired), oldest first. */
+    async published(projectId: string): Promise<SigningKeyRow[]> {
+      return db
+        .select()
+        .from(signingKeys)
+        .where(and(eq(signingKeys.projectId, projectId), isNull(signingKeys.retiredAt)))
+        .orderBy(asc(signingKeys.createdAt));
+    },
+    /** The keys of one audience allowed to sign at `now`, newest first: the first one is the current key. */
+    async signers(projectId: string, audience: AudienceKind, now: Date): Promise<SigningKeyRow[]> {
+      const rows = await db
+        .select()
+        .from(signingKeys)
+        .where(
+          and(
+            eq(signingKeys.projectId, projectId),
+            eq(signingKeys.audience, audience),
+            isNull(signingKeys.retiredAt),
+            lte(signingKeys.signsFrom, now),
+          ),
+        );
+      return rows.sort((a, b) => b.signsFrom.getTime() - a.signsFrom.getTime());
+    },
+    async retire(tx: Db, kid: string, at: Date): Promise<void> {
+      await tx.update(signingKeys).set({ retiredAt: at }).where(eq(signingKeys.id, kid));
+    },
+  };
+}
+
+export type SigningKeysRepo = ReturnType<typeof createSigningKeysRepo>;

@@ -1,0 +1,103 @@
+// Binds a contract route to its handler: body, caller, access type, validation, `me`, user requirement (WIRE.md
+// §1.3 steps 0-13 in order), then the handler, whose JSON answer is shaped by the route's response schema.
+import { KnownErrors, type RouteDefinition, type RouteInput, type RouteOutput } from "@gatehouse/contract";
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { parseBody } from "./body.ts";
+import { type Caller, resolveCaller, UNAUTHENTICATED } from "./caller.ts";
+import { readGatehouseHeaders } from "./headers.ts";
+import { jsonResponse } from "./respond.ts";
+import { schemaError, type ValidationProblem, validatePart } from "./validate.ts";
+
+export type AppEnv = { Variables: { requestId: string } };
+
+export type HandlerContext = { deps: Deps; caller: Caller; request: Request; requestId: string };
+
+export type Handler<R extends RouteDefinition> = (
+  input: RouteInput<R>,
+  ctx: HandlerContext,
+) => Promise<RouteOutput<R> | Response>;
+
+const noFields = z.strictObject({});
+
+function checkAccess(route: RouteDefinition, caller: Caller): void {
+  if (typeof route.access === "string") return;
+  if (caller.accessType === null) throw KnownErrors.ACCESS_TYPE_REQUIRED();
+  if (!route.access.includes(caller.accessType)) {
+    throw KnownErrors.INSUFFICIENT_ACCESS_TYPE({
+      actual_access_type: caller.accessType,
+      allowed_access_types: [...route.access],
+    });
+  }
+}
+
+/** The body a route without a body schema accepts: none, or `{}` (the SDK sends `{}` on DELETE). */
+function bodySchema(route: RouteDefinition): z.ZodType | undefined {
+  if (route.body) return route.body;
+  if (route.method === "GET" || route.tolerateUnknownFields) return undefined;
+  return noFields.optional();
+}
+
+function validateInput(c: Context<AppEnv>, route: RouteDefinition, body: unknown) {
+  const url = new URL(c.req.url);
+  const query = Object.fromEntries(url.searchParams);
+  const parts = {
+    params: route.params ?? noFields,
+    query: route.query ?? (route.tolerateUnknownFields ? undefined : noFields),
+    body: bodySchema(route),
+  };
+  const raw = { params: c.req.param(), query, body };
+  const input: Record<string, unknown> = { params: {}, query: {}, body: undefined };
+  const problems: ValidationProblem[] = [];
+  for (const part of ["params", "query", "body"] as const) {
+    const schema = parts[part];
+    if (!schema) continue;
+    const result = validatePart(schema, part, raw[part]);
+    if (result.ok) input[part] = result.value;
+    else problems.push(result.problem);
+  }
+  if (problems.length > 0) throw schemaError(c.req.method, url.pathname, problems);
+  return input;
+}
+
+/** Step 12: `me` as a `user_id` anywhere in the input names the user of the access token. */
+export function resolveMe(input: Record<string, unknown>, caller: Caller): void {
+  for (const part of ["params", "query", "body"]) {
+    const fields = input[part];
+    if (typeof fields !== "object" || fields === null || !("user_id" in fields)) continue;
+    const record = fields as Record<string, unknown>;
+    if (record.user_id !== "me") continue;
+    if (!caller.user) throw KnownErrors.CANNOT_GET_OWN_USER_WITHOUT_USER();
+    record.user_id = caller.user.id;
+  }
+}
+
+/** Contract paths use `{param}`; Hono uses `:param`. */
+export const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+export function bindRoute<R extends RouteDefinition>(
+  app: Hono<AppEnv>,
+  deps: Deps,
+  route: R,
+  handler: Handler<R>,
+) {
+  app.on(route.method, toHonoPath(route.path), async (c) => {
+    const body = await parseBody(c.req.raw);
+    const caller =
+      route.access === "none"
+        ? UNAUTHENTICATED
+        : await resolveCaller(deps, readGatehouseHeaders(c.req.raw.headers));
+    checkAccess(route, caller);
+    const input = validateInput(c, route, body);
+    resolveMe(input, caller);
+    if (route.user === "required" && !caller.user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+    const ctx = { deps, caller, request: c.req.raw, requestId: c.get("requestId") };
+    const output = await handler(input as RouteInput<R>, ctx);
+    if (output instanceof Response) return output;
+    if (route.response.kind !== "json")
+      throw new Error(`Route ${route.path} returned data but is not a JSON route`);
+    // Parsing the answer with the response schema strips fields the caller must not see.
+    return jsonResponse(route.response.status, route.response.schema.parse(output));
+  });
+}

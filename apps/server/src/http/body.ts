@@ -1,0 +1,49 @@
+// Request bodies by content type (WIRE.md §1.6), read with a size cap so a huge upload is refused early.
+import { KnownErrors } from "@gatehouse/contract";
+import { TextError } from "./text-error.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const tooLarge = () => new TextError(413, "Request body too large.");
+
+async function readCapped(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The parsed body: undefined when there is none, a JSON value, or a flat object of strings for form posts. */
+export async function parseBody(request: Request): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  const text = await readCapped(request);
+  const contentType = request.headers.get("content-type");
+  if (text.length === 0) return undefined;
+  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType === "application/json") {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw KnownErrors.BODY_PARSING_ERROR({ message: "Invalid JSON in request body" });
+    }
+  }
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  throw KnownErrors.BODY_PARSING_ERROR({
+    message: `Unknown content type in request body: ${contentType ?? ""}`,
+  });
+}

@@ -1,0 +1,174 @@
+// Who is calling (WIRE.md §1.3 steps 1-9): access type, project, project keys, and the user of the access token.
+// Each failure is one known error, raised in the order the wire prescribes.
+import { ACCESS_TYPES, type AccessType, KnownErrors, type RequestHeaderSuffix } from "@gatehouse/contract";
+import type { JWTPayload } from "jose";
+import type { AudienceKind } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import type { Project } from "../services/projects.ts";
+import { TokenNotVerifiable } from "../services/signing-keys.ts";
+import type { HeaderReader } from "./headers.ts";
+
+export type TokenUser = {
+  id: string;
+  refreshTokenId: string;
+  isAnonymous: boolean;
+  isRestricted: boolean;
+  claims: JWTPayload;
+};
+
+export type Caller =
+  | { accessType: null; project: null; user: null }
+  | { accessType: AccessType; project: Project; user: TokenUser | null };
+
+export const UNAUTHENTICATED: Caller = { accessType: null, project: null, user: null };
+
+const AUDIENCE_PATHS: Record<AudienceKind, { path: string; suffix: string }> = {
+  default: { path: "projects", suffix: "" },
+  restricted: { path: "projects-restricted-users", suffix: ":restricted" },
+  anonymous: { path: "projects-anonymous-users", suffix: ":anon" },
+};
+
+/** `iss` and `aud` of a token for this project and audience kind (WIRE.md §3.2). */
+export function tokenIssuerAndAudience(baseUrl: string, projectId: string, audience: AudienceKind) {
+  const { path, suffix } = AUDIENCE_PATHS[audience];
+  return { iss: `${baseUrl}/api/v1/${path}/${projectId}`, aud: `${projectId}${suffix}` };
+}
+
+type VerifiedToken = { payload: JWTPayload; projectId: string; audience: AudienceKind };
+
+/** Signature, key, issuer and audience; undefined when any of them is wrong (expiry is checked by the caller). */
+async function verifyToken(deps: Deps, token: string): Promise<VerifiedToken | undefined> {
+  try {
+    const verified = await deps.signingKeys.verify(token);
+    const expected = tokenIssuerAndAudience(deps.baseUrl, verified.projectId, verified.audience);
+    const { payload } = verified;
+    if (payload.iss !== expected.iss || payload.aud !== expected.aud || typeof payload.sub !== "string")
+      return;
+    return verified;
+  } catch (error) {
+    if (error instanceof TokenNotVerifiable) return;
+    throw error;
+  }
+}
+
+const expiredAt = (payload: JWTPayload) => (typeof payload.exp === "number" ? payload.exp * 1000 : undefined);
+const isExpired = (deps: Deps, payload: JWTPayload) =>
+  (expiredAt(payload) ?? 0) <= deps.clock.now().getTime();
+
+async function readAccessToken(
+  deps: Deps,
+  headers: HeaderReader,
+  projectId: string,
+): Promise<TokenUser | null> {
+  const token = headers.get("access-token");
+  if (!token) return null;
+  const verified = await verifyToken(deps, token);
+  if (!verified) throw KnownErrors.UNPARSABLE_ACCESS_TOKEN();
+  const { payload } = verified;
+  const user: TokenUser = {
+    id: String(payload.sub),
+    refreshTokenId: String(payload.refresh_token_id),
+    isAnonymous: verified.audience === "anonymous",
+    isRestricted: verified.audience !== "default",
+    claims: payload,
+  };
+  if (isExpired(deps, payload)) {
+    throw KnownErrors.ACCESS_TOKEN_EXPIRED({
+      expired_at_millis: expiredAt(payload),
+      project_id: verified.projectId,
+      user_id: user.id,
+      refresh_token_id: user.refreshTokenId,
+    });
+  }
+  if (verified.projectId !== projectId) {
+    throw KnownErrors.INVALID_PROJECT_FOR_ACCESS_TOKEN({
+      expected_project_id: projectId,
+      actual_project_id: verified.projectId,
+    });
+  }
+  const allowAnonymous = headers.flag("allow-anonymous-user");
+  if (user.isAnonymous && !allowAnonymous) throw KnownErrors.ANONYMOUS_AUTHENTICATION_NOT_ALLOWED();
+  if (user.isRestricted && !user.isAnonymous && !allowAnonymous && !headers.flag("allow-restricted-user")) {
+    throw KnownErrors.RESTRICTED_USER_NOT_ALLOWED({
+      restricted_reason: { type: "restricted_by_administrator" },
+    });
+  }
+  return user;
+}
+
+/**
+ * Admin access tokens (WIRE.md §8): a token of an internal-project user who belongs to the project's owner team.
+ * Teams do not exist yet (users-and-teams issue), so no user can belong to an owner team: every token that gets
+ * past the checks below is answered ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN until the membership check lands.
+ */
+async function checkAdminAccessToken(deps: Deps, token: string): Promise<void> {
+  const verified = await verifyToken(deps, token);
+  if (!verified) throw KnownErrors.UNPARSABLE_ADMIN_ACCESS_TOKEN();
+  if (isExpired(deps, verified.payload)) {
+    throw KnownErrors.ADMIN_ACCESS_TOKEN_EXPIRED({ expired_at_millis: expiredAt(verified.payload) });
+  }
+  if (verified.projectId !== "internal") throw KnownErrors.INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN();
+  throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
+}
+
+/** Step 7: the key (or admin token) that the access type needs. */
+async function checkCredentials(deps: Deps, headers: HeaderReader, type: AccessType, project: Project) {
+  const projectId = project.id;
+  if (type === "client") {
+    const key = headers.get("publishable-client-key");
+    if (!key) {
+      if (project.config.require_publishable_client_key) {
+        throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id: projectId });
+      }
+      return;
+    }
+    if (!(await deps.apiKeys.isValid(projectId, "pck", key))) {
+      throw KnownErrors.INVALID_PUBLISHABLE_CLIENT_KEY({ project_id: projectId });
+    }
+  } else if (type === "server") {
+    const key = headers.get("secret-server-key");
+    if (!key) throw KnownErrors.SERVER_AUTHENTICATION_REQUIRED();
+    if (!(await deps.apiKeys.isValid(projectId, "ssk", key))) {
+      throw KnownErrors.INVALID_SECRET_SERVER_KEY({ project_id: projectId });
+    }
+  } else {
+    // An admin access token, when present, is used and the admin key ignored (WIRE.md §1.3).
+    const adminToken = headers.get("admin-access-token");
+    if (adminToken) return checkAdminAccessToken(deps, adminToken);
+    const key = headers.get("super-secret-admin-key");
+    if (!key) throw KnownErrors.ADMIN_AUTHENTICATION_REQUIRED();
+    if (!(await deps.apiKeys.isValid(projectId, "sak", key))) {
+      throw KnownErrors.INVALID_SUPER_SECRET_ADMIN_KEY({ project_id: projectId });
+    }
+  }
+}
+
+const CREDENTIAL_HEADERS: RequestHeaderSuffix[] = [
+  "publishable-client-key",
+  "secret-server-key",
+  "super-secret-admin-key",
+  "admin-access-token",
+];
+
+export async function resolveCaller(deps: Deps, headers: HeaderReader): Promise<Caller> {
+  const accessType = headers.get("access-type");
+  if (accessType === undefined) {
+    if (CREDENTIAL_HEADERS.some((suffix) => headers.get(suffix) !== undefined)) {
+      throw KnownErrors.PROJECT_KEY_WITHOUT_ACCESS_TYPE();
+    }
+    return UNAUTHENTICATED;
+  }
+  if (!(ACCESS_TYPES as readonly string[]).includes(accessType))
+    throw KnownErrors.INVALID_ACCESS_TYPE({ accessType });
+  const type = accessType as AccessType;
+  const projectId = headers.get("project-id");
+  if (!projectId) throw KnownErrors.ACCESS_TYPE_WITHOUT_PROJECT_ID({ request_type: type });
+  const user = await readAccessToken(deps, headers, projectId);
+  const project = await deps.projects.find(projectId);
+  if (!project) throw KnownErrors.CURRENT_PROJECT_NOT_FOUND({ project_id: projectId });
+  await checkCredentials(deps, headers, type, project);
+  const branchId = headers.get("branch-id");
+  if (branchId !== undefined && branchId !== "main")
+    throw KnownErrors.BRANCH_DOES_NOT_EXIST({ branch_id: branchId });
+  return { accessType: type, project, user };
+}

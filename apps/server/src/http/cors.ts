@@ -1,0 +1,38 @@
+// CORS for browsers calling the API directly (WIRE.md §1.4). Credentials are never allowed: the SDK sends tokens
+// in headers, so any origin may call, and no cookie of ours rides along.
+import { bothSpellings, HEADER_PREFIXES, REQUEST_HEADER_SUFFIXES } from "@gatehouse/contract";
+
+const allowedHeaders = [
+  ...REQUEST_HEADER_SUFFIXES.flatMap((suffix) => bothSpellings(suffix)),
+  "content-type",
+  "authorization",
+  "baggage",
+  "sentry-trace",
+  "ngrok-skip-browser-warning",
+  "x-vercel-protection-bypass",
+].join(", ");
+
+const exposedHeaders = [
+  "content-type",
+  "retry-after",
+  ...HEADER_PREFIXES.flatMap((prefix) =>
+    ["actual-status", "known-error", "request-id"].map((s) => prefix + s),
+  ),
+].join(", ");
+
+export const CORS_HEADERS: Record<string, string> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": exposedHeaders,
+};
+
+export const PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CORS_HEADERS,
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers": allowedHeaders,
+  "access-control-max-age": "86400",
+};
+
+/** The API and health paths carry CORS headers; other paths (the dashboard, later) do not. */
+export function isCorsPath(path: string): boolean {
+  return path === "/health" || path === "/api/v1" || path.startsWith("/api/v1/");
+}

@@ -1,0 +1,41 @@
+// Building responses: JSON and text with explicit UTF-8 content types, and the rendering of every error kind.
+import { bothSpellings, isKnownError } from "@gatehouse/contract";
+import type { Logger } from "../logger.ts";
+import { isTextError } from "./text-error.ts";
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+export function textResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+}
+
+/** Known errors as JSON with the code in both header spellings; text errors as text; anything else a bare 500. */
+export function renderError(
+  error: unknown,
+  ctx: { requestId: string; development: boolean; logger: Logger; method: string; path: string },
+): Response {
+  if (isKnownError(error)) {
+    const [stack, hexclave] = bothSpellings("known-error");
+    return jsonResponse(error.status, error.toBody(), { [stack]: error.code, [hexclave]: error.code });
+  }
+  if (isTextError(error)) return textResponse(error.status, error.message, error.headers);
+  const err = error instanceof Error ? error : new Error(String(error));
+  ctx.logger.error("unexpected error", {
+    request_id: ctx.requestId,
+    method: ctx.method,
+    path: ctx.path,
+    error: err.message,
+    stack: err.stack,
+  });
+  // Internals (messages, stacks) reach the caller only in development mode; the request id ties the answer to the log.
+  const detail = ctx.development ? `\n\n${err.stack ?? err.message}` : "";
+  return textResponse(
+    500,
+    `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${ctx.requestId}${detail}`,
+  );
+}

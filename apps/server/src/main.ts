@@ -1,0 +1,107 @@
+// The only file that opens a port: config -> data dir -> database -> migrate -> seed -> app -> listen.
+import { join, resolve } from "node:path";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import {
+  acquireLock,
+  DataDirLockedError,
+  ensureDataDir,
+  loadGeneratedInternalKeys,
+  loadServerSecret,
+} from "./data-dir.ts";
+import { type Database, openPglite, openPostgres } from "./db/client.ts";
+import { createDeps } from "./deps.ts";
+import { createLogger } from "./logger.ts";
+import { seedInternalProject } from "./services/seed.ts";
+
+const logger = createLogger();
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const dataDir = resolve(config.dataDir);
+  ensureDataDir(dataDir);
+
+  let releaseLock = () => {};
+  let database: Database;
+  if (config.databaseUrl) {
+    database = openPostgres(config.databaseUrl);
+    logger.info("database: PostgreSQL", { host: new URL(config.databaseUrl).host });
+  } else {
+    releaseLock = acquireLock(dataDir);
+    database = await openPglite({ dataDir: join(dataDir, "data") });
+    logger.info("database: embedded PGlite", { dir: join(dataDir, "data") });
+  }
+
+  const started = performance.now();
+  await database.migrate();
+  logger.info("database migrated", { ms: Math.round(performance.now() - started) });
+
+  const generated = loadGeneratedInternalKeys(dataDir);
+  const keys = {
+    publishableClientKey: config.seed.publishableClientKey ?? generated.publishableClientKey,
+    secretServerKey: config.seed.secretServerKey ?? generated.secretServerKey,
+    superSecretAdminKey: config.seed.superSecretAdminKey ?? generated.superSecretAdminKey,
+  };
+  const deps = createDeps({
+    database,
+    secret: config.secret ?? loadServerSecret(dataDir),
+    baseUrl: config.baseUrl,
+    development: config.development,
+    logger,
+  });
+  await seedInternalProject({ ...deps, seed: config.seed, keys });
+  logger.info("internal project seeded");
+
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: config.port }, () => {
+    logger.info("listening", { url: config.baseUrl, port: config.port });
+    process.stdout.write(
+      [
+        "",
+        `Gatehouse is running at ${config.baseUrl}`,
+        `  API:         ${config.baseUrl}/api/v1   (reference: ${config.baseUrl}/api/v1/docs)`,
+        "  Internal project keys (project id: internal):",
+        `    publishable client key:  ${keys.publishableClientKey}`,
+        `    secret server key:       ${keys.secretServerKey}`,
+        `    super secret admin key:  ${keys.superSecretAdminKey}`,
+        "",
+      ].join("\n"),
+    );
+  });
+  server.on("error", (error) => {
+    logger.error("cannot listen", { port: config.port, error: error.message });
+    void database.close().finally(() => {
+      releaseLock();
+      process.exit(1);
+    });
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets would hold it open.
+    server.close(async () => {
+      await database.close();
+      releaseLock();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    logger.error("start-up failed", {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+  }
+  process.exit(1);
+});

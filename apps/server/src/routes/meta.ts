@@ -1,0 +1,59 @@
+// Health, the API root, feature support and the API reference.
+import {
+  allRoutes,
+  apiRootRoute,
+  buildOpenApiDocument,
+  checkFeatureSupportRoute,
+  docsRoute,
+  healthRoute,
+  openApiRoute,
+} from "@gatehouse/contract";
+import type { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import type { Caller } from "../http/caller.ts";
+import { jsonResponse, textResponse } from "../http/respond.ts";
+import { renderDocsPage } from "./docs-page.tsx";
+
+function describeCaller(caller: Caller): string {
+  if (caller.accessType === null) return "None";
+  const user = caller.user ? `user ${caller.user.id}` : "no user";
+  return `${caller.accessType} access to project ${caller.project.id}, ${user}`;
+}
+
+export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  bindRoute(app, deps, healthRoute, async ({ query }) => {
+    if (query.db !== "1") return { status: "ok" as const };
+    try {
+      await deps.database.ping();
+      return { status: "ok" as const };
+    } catch (error) {
+      deps.logger.error("health check: database unreachable", { error: String(error) });
+      return jsonResponse(503, { status: "error" });
+    }
+  });
+
+  bindRoute(app, deps, apiRootRoute, async (_input, { caller }) =>
+    textResponse(200, `Welcome to the Gatehouse API endpoint!\n\nAuthentication: ${describeCaller(caller)}`),
+  );
+
+  bindRoute(app, deps, checkFeatureSupportRoute, async ({ body }) => {
+    const name = typeof body?.feature_name === "string" ? body.feature_name : "This feature";
+    return textResponse(
+      200,
+      `${name} is not yet supported. Please reach out to Stack support for more information.`,
+    );
+  });
+
+  // Built once: the route table does not change while the server runs.
+  const openApi = buildOpenApiDocument(allRoutes, deps.baseUrl);
+  bindRoute(app, deps, openApiRoute, async () => openApi);
+
+  const docs = renderDocsPage(openApi);
+  bindRoute(
+    app,
+    deps,
+    docsRoute,
+    async () => new Response(docs, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+}

@@ -1,0 +1,54 @@
+// Project API keys: key sets are created with fresh random keys (or the seeded ones), stored as hashes plus the
+// last four characters, and checked by hash on every request.
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import { sha256Hex } from "../crypto/hash.ts";
+import { type ApiKeyKind, generateApiKey } from "../crypto/random.ts";
+import type { ApiKeySetRow, ApiKeysRepo, KeyColumn } from "../db/api-keys-repo.ts";
+import type { Db } from "../db/client.ts";
+
+const COLUMNS: Record<ApiKeyKind, { hash: KeyColumn; lastFour: keyof ApiKeySetRow }> = {
+  pck: { hash: "publishableClientKeyHash", lastFour: "publishableClientKeyLastFour" },
+  ssk: { hash: "secretServerKeyHash", lastFour: "secretServerKeyLastFour" },
+  sak: { hash: "superSecretAdminKeyHash", lastFour: "superSecretAdminKeyLastFour" },
+};
+
+export type KeySetInput = {
+  id?: string;
+  description: string;
+  expiresAt: Date;
+  /** For each kind: `true` to generate a key, a string to store that key, absent for none. */
+  keys: Partial<Record<ApiKeyKind, true | string>>;
+};
+
+export function createApiKeyService(deps: { repo: ApiKeysRepo; clock: Clock }) {
+  return {
+    /** Creates (or, for a known id, rewrites) a key set. Returns the full keys: the only time they are seen. */
+    async save(tx: Db, projectId: string, input: KeySetInput) {
+      const full: Partial<Record<ApiKeyKind, string>> = {};
+      const row: Record<string, unknown> = {
+        id: input.id ?? randomUUID(),
+        projectId,
+        description: input.description,
+        expiresAt: input.expiresAt,
+        manuallyRevokedAt: null,
+      };
+      for (const kind of ["pck", "ssk", "sak"] as const) {
+        const wanted = input.keys[kind];
+        const value = wanted === true ? generateApiKey(kind) : wanted;
+        row[COLUMNS[kind].hash] = value ? sha256Hex(value) : null;
+        row[COLUMNS[kind].lastFour] = value ? value.slice(-4) : null;
+        if (value) full[kind] = value;
+      }
+      const saved = await deps.repo.upsert(tx, row as Parameters<ApiKeysRepo["upsert"]>[1]);
+      return { set: saved, keys: full };
+    },
+
+    /** True when `key` is an unrevoked, unexpired key of this kind for the project. */
+    isValid(projectId: string, kind: ApiKeyKind, key: string): Promise<boolean> {
+      return deps.repo.isValid(projectId, COLUMNS[kind].hash, sha256Hex(key), deps.clock.now());
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

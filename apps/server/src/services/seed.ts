@@ -1,0 +1,67 @@
+// Seeding of the internal project (WIRE.md §8): runs at every start and is idempotent. Settings given in the
+// environment are applied every time; the rest keep whatever the operator changed since.
+import type { ProjectConfig } from "@gatehouse/contract";
+import type { SeedSettings } from "../config.ts";
+import type { InternalKeys } from "../data-dir.ts";
+import { type Db, inTransaction } from "../db/client.ts";
+import type { ProjectsRepo } from "../db/projects-repo.ts";
+import type { ApiKeyService } from "./api-keys.ts";
+import type { ProjectService } from "./projects.ts";
+
+export const INTERNAL_PROJECT_ID = "internal";
+/** The seeded key set has a fixed id so each start rewrites it instead of adding another. */
+export const SEEDED_KEY_SET_ID = "00000000-0000-4000-8000-00000000c0de";
+const SEEDED_KEYS_EXPIRE = new Date("2099-12-31T00:00:00Z");
+
+function settingsFromEnvironment(seed: SeedSettings): Partial<ProjectConfig> {
+  const config: Partial<ProjectConfig> = {};
+  if (seed.signUpEnabled !== undefined) config.sign_up_enabled = seed.signUpEnabled;
+  if (seed.otpEnabled !== undefined) config.magic_link_enabled = seed.otpEnabled;
+  if (seed.allowLocalhost !== undefined) config.allow_localhost = seed.allowLocalhost;
+  if (seed.oauthProviders !== undefined) {
+    config.oauth_providers = seed.oauthProviders.map((id) => ({ id, type: "shared", enabled: true }));
+  }
+  return config;
+}
+
+export async function seedInternalProject(deps: {
+  db: Db;
+  projects: ProjectService;
+  projectsRepo: ProjectsRepo;
+  apiKeys: ApiKeyService;
+  baseUrl: string;
+  seed: SeedSettings;
+  keys: InternalKeys;
+}): Promise<void> {
+  const fromEnv = settingsFromEnvironment(deps.seed);
+  const existing = await deps.projects.find(INTERNAL_PROJECT_ID);
+  if (!existing) {
+    await deps.projects.create({
+      id: INTERNAL_PROJECT_ID,
+      displayName: "Gatehouse Dashboard",
+      description: "The Gatehouse dashboard's own project: its users are the operators and project owners.",
+      config: {
+        credential_enabled: true,
+        create_team_on_sign_up: true,
+        client_team_creation_enabled: true,
+        domains: [{ domain: new URL(deps.baseUrl).origin, handler_path: "/dashboard/handler" }],
+        ...fromEnv,
+      },
+    });
+  }
+  await inTransaction(deps.db, async (tx) => {
+    if (existing && Object.keys(fromEnv).length > 0) {
+      await deps.projectsRepo.updateConfig(tx, INTERNAL_PROJECT_ID, { ...existing.config, ...fromEnv });
+    }
+    await deps.apiKeys.save(tx, INTERNAL_PROJECT_ID, {
+      id: SEEDED_KEY_SET_ID,
+      description: "Seeded keys of the internal project",
+      expiresAt: SEEDED_KEYS_EXPIRE,
+      keys: {
+        pck: deps.keys.publishableClientKey,
+        ssk: deps.keys.secretServerKey,
+        sak: deps.keys.superSecretAdminKey,
+      },
+    });
+  });
+}

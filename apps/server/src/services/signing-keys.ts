@@ -1,0 +1,135 @@
+// Per-project ES256 signing keys: creation, the published JWKS, signing with the current key, verifying by kid,
+// and rotation without downtime (a new key is published an hour before it signs; old keys leave only once no
+// unexpired token can carry them).
+import type { PublicJwk } from "@gatehouse/contract";
+import { compactVerify, decodeProtectedHeader, importJWK, type JWTPayload, SignJWT } from "jose";
+import type { Clock } from "../clock.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
+import { generateSigningKey } from "../crypto/signing-key.ts";
+import type { Db } from "../db/client.ts";
+import { AUDIENCE_KINDS, type AudienceKind } from "../db/schema.ts";
+import type { NewSigningKeyRow, SigningKeyRow, SigningKeysRepo } from "../db/signing-keys-repo.ts";
+
+/** How long verifiers may cache the JWKS; a new key is published this long before it signs. */
+export const JWKS_CACHE_MS = 60 * 60 * 1000;
+
+type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
+type VerifyingKey = { row: SigningKeyRow; key: ImportedKey };
+
+export class TokenNotVerifiable extends Error {}
+
+export function createSigningKeyService(deps: {
+  repo: SigningKeysRepo;
+  box: SecretBox;
+  clock: Clock;
+  accessTokenLifetimeMs: number;
+}) {
+  const { repo, box, clock } = deps;
+  // Key material never changes for a kid, so imported keys are cached for the life of the process.
+  const verifying = new Map<string, VerifyingKey>();
+  const signing = new Map<string, ImportedKey>();
+
+  async function newKeyRows(projectId: string, signsFrom: Date): Promise<NewSigningKeyRow[]> {
+    return Promise.all(
+      AUDIENCE_KINDS.map(async (audience) => {
+        const key = await generateSigningKey();
+        return {
+          id: key.kid,
+          projectId,
+          audience,
+          publicJwk: key.publicJwk,
+          sealedPrivateJwk: box.seal(key.privateJwk),
+          createdAt: clock.now(),
+          signsFrom,
+        };
+      }),
+    );
+  }
+
+  async function verifyingKey(kid: string): Promise<VerifyingKey | undefined> {
+    const cached = verifying.get(kid);
+    if (cached) return cached;
+    const row = await repo.find(kid);
+    if (!row) return undefined;
+    const entry = { row, key: await importJWK(row.publicJwk, "ES256") };
+    verifying.set(kid, entry);
+    return entry;
+  }
+
+  return {
+    /** The first keys of a new project, signing at once (nobody can hold a stale JWKS of a new project). */
+    async createInitialKeys(tx: Db, projectId: string): Promise<void> {
+      await repo.insert(tx, await newKeyRows(projectId, clock.now()));
+    },
+
+    async jwks(
+      projectId: string,
+      include: { restricted: boolean; anonymous: boolean },
+    ): Promise<PublicJwk[]> {
+      const wanted = (a: AudienceKind) =>
+        a === "default" ||
+        (a === "restricted" && include.restricted) ||
+        (a === "anonymous" && include.anonymous);
+      return (await repo.published(projectId))
+        .filter((row) => wanted(row.audience))
+        .map((row) => row.publicJwk);
+    },
+
+    async sign(projectId: string, audience: AudienceKind, payload: JWTPayload): Promise<string> {
+      const [current] = await repo.signers(projectId, audience, clock.now());
+      if (!current) throw new Error(`Project ${projectId} has no ${audience} signing key`);
+      let key = signing.get(current.id);
+      if (!key) {
+        key = await importJWK(JSON.parse(box.open(current.sealedPrivateJwk)), "ES256");
+        signing.set(current.id, key);
+      }
+      return new SignJWT(payload).setProtectedHeader({ alg: "ES256", kid: current.id, typ: "JWT" }).sign(key);
+    },
+
+    /**
+     * Checks the signature with the key named by `kid` and returns the claims with the key's project and
+     * audience. Expiry is the caller's business (it is a different error). Throws TokenNotVerifiable.
+     */
+    async verify(token: string): Promise<{ payload: JWTPayload; projectId: string; audience: AudienceKind }> {
+      let kid: string | undefined;
+      try {
+        const header = decodeProtectedHeader(token);
+        if (header.alg !== "ES256") throw new TokenNotVerifiable("Unexpected algorithm");
+        kid = header.kid;
+      } catch {
+        throw new TokenNotVerifiable("Malformed token");
+      }
+      const key = kid ? await verifyingKey(kid) : undefined;
+      if (!key || key.row.retiredAt) throw new TokenNotVerifiable("Unknown signing key");
+      try {
+        const { payload } = await compactVerify(token, key.key, { algorithms: ["ES256"] });
+        const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
+        return { payload: claims, projectId: key.row.projectId, audience: key.row.audience };
+      } catch {
+        throw new TokenNotVerifiable("Bad signature or payload");
+      }
+    },
+
+    /**
+     * Starts a rotation: publishes a new key per audience that signs after the JWKS cache time, and retires
+     * keys superseded for longer than an access-token lifetime (no unexpired token can carry them).
+     */
+    async rotate(tx: Db, projectId: string): Promise<void> {
+      const now = clock.now();
+      const published = await repo.published(projectId);
+      for (const key of published) {
+        const supersededAt = published
+          .filter((k) => k.audience === key.audience && k.signsFrom > key.signsFrom)
+          .map((k) => k.signsFrom.getTime())
+          .sort((a, b) => a - b)[0];
+        if (supersededAt !== undefined && supersededAt + deps.accessTokenLifetimeMs <= now.getTime()) {
+          await repo.retire(tx, key.id, now);
+          verifying.delete(key.id);
+        }
+      }
+      await repo.insert(tx, await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS)));
+    },
+  };
+}
+
+export type SigningKeyService = ReturnType<typeof createSigningKeyService>;

@@ -1,0 +1,54 @@
+// Test databases, each a fresh copy of one migrated template: on PGlite a dump loaded into a new in-memory
+// instance, on PostgreSQL `CREATE DATABASE … TEMPLATE`. Never a cold migration per test.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import pg from "pg";
+import { inject } from "vitest";
+import { type Database, openPglite, openPostgres } from "../db/client.ts";
+
+export type TestDbTemplate =
+  | { kind: "pglite"; dumpFile: string }
+  | { kind: "postgres"; adminUrl: string; templateName: string };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDbTemplate: TestDbTemplate;
+  }
+}
+
+/** The same server URL with another database name. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+let dump: Blob | undefined;
+
+export async function openTestDatabase(): Promise<Database> {
+  const template = inject("testDbTemplate");
+  if (template.kind === "pglite") {
+    dump ??= new Blob([await readFile(template.dumpFile)]);
+    return openPglite({ dump });
+  }
+  const name = `gatehouse_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(template.adminUrl, `create database ${name} template ${template.templateName}`);
+  const database = openPostgres(withDatabase(template.adminUrl, name));
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await adminQuery(template.adminUrl, `drop database if exists ${name} with (force)`);
+    },
+  };
+}

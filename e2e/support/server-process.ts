@@ -1,0 +1,75 @@
+// Runs the real server (`apps/server/src/main.ts`) as a child process, the way `npm start` does, and reads what
+// it prints: the start-up banner with the keys, and the structured log lines.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export type RunningServer = {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  keys: { pck: string; ssk: string; sak: string };
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop: () => Promise<number | null>;
+};
+
+export function spawnServer(env: Record<string, string | undefined>) {
+  const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: repoRoot,
+    env: { ...parentEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Starts a server and waits until it printed its banner; fails with the server's output if it does not. */
+export async function startServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 30_000,
+): Promise<RunningServer> {
+  const port = Number(env.PORT);
+  const spawned = spawnServer(env);
+  const deadline = Date.now() + timeoutMs;
+  while (!spawned.output().includes("Gatehouse is running at")) {
+    if (spawned.child.exitCode !== null || Date.now() > deadline) {
+      spawned.child.kill("SIGKILL");
+      throw new Error(`Server did not start:\n${spawned.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const key = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(spawned.output())?.[1] ?? "";
+  return {
+    child: spawned.child,
+    baseUrl: `http://localhost:${port}`,
+    output: spawned.output,
+    keys: {
+      pck: key("publishable client key"),
+      ssk: key("secret server key"),
+      sak: key("super secret admin key"),
+    },
+    stop: async () => {
+      spawned.child.kill("SIGTERM");
+      return spawned.exited;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// Every test runs on PGlite; the database suites (server and e2e) run again on PostgreSQL when DATABASE_URL is set.
+import { defineConfig } from "vitest/config";
+
+const globalSetup = ["apps/server/src/testing/global-setup.ts"];
+const databaseSuites = ["apps/server/src/**/*.test.ts", "e2e/**/*.test.ts"];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "pglite", include: ["packages/**/*.test.ts", ...databaseSuites], globalSetup },
+      },
+      ...(process.env.DATABASE_URL
+        ? [{ extends: true, test: { name: "postgres", include: databaseSuites, globalSetup } }]
+        : []),
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
