@@ -4,9 +4,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  freePort,
+  type RunningServer,
+  spawnServer,
+  startServer,
+} from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, type RunningServer, spawnServer, startServer } from "../support/server-process.ts";
 
 let dataDir: string;
 let env: Record<string, string>;

@@ -1,6 +1,6 @@
 // The data directory (`./.gatehouse` by default): the embedded database, the generated server secret and the
 // generated internal-project keys. Files holding secrets are created with mode 600.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateApiKey, generateServerSecret } from "./crypto/random.ts";
 
@@ -26,16 +26,22 @@ function isRunning(pid: number): boolean {
  */
 export function acquireLock(dir: string): () => void {
   const file = join(dir, "gatehouse.lock");
+  const release = () => {
+    // Only remove our own lock: after a takeover the file may belong to another process.
+    if (existsSync(file) && readFileSync(file, "utf8") === String(process.pid)) rmSync(file, { force: true });
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, String(process.pid), { flag: "wx" });
-      return () => rmSync(file, { force: true });
+      return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = Number.parseInt(readFileSync(file, "utf8"), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+      // An unreadable pid in a brand-new file means another process is between creating and writing it.
+      const beingWritten = !Number.isInteger(holder) && Date.now() - statSync(file).mtimeMs < 5000;
+      if (beingWritten || (holder !== process.pid && isRunning(holder))) {
         throw new DataDirLockedError(
-          `Another Gatehouse server (pid ${holder}) is using the data directory ${dir}. ` +
+          `Another Gatehouse server (pid ${Number.isInteger(holder) ? holder : "unknown"}) is using the data directory ${dir}. ` +
             "Stop it first, or set GATEHOUSE_DATA_DIR (or DATABASE_URL) to run a second server.",
         );
       }

@@ -3,6 +3,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
 const VERSION = "v1";
+const TAG_BYTES = 16;
 
 export type SecretBox = {
   seal(plaintext: string): string;
@@ -19,14 +20,19 @@ export function createSecretBox(serverSecret: string, purpose: string): SecretBo
       return `${VERSION}.${iv.toString("base64url")}.${body.toString("base64url")}`;
     },
     open(sealed) {
-      const [version, ivText, bodyText] = sealed.split(".");
-      if (version !== VERSION || !ivText || !bodyText) throw new Error("Sealed value has an unknown format");
-      const body = Buffer.from(bodyText, "base64url");
-      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(ivText, "base64url"));
-      decipher.setAuthTag(body.subarray(body.length - 16));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString(
-        "utf8",
-      );
+      const parts = sealed.split(".");
+      const [version, ivText, bodyText] = parts;
+      const body = Buffer.from(bodyText ?? "", "base64url");
+      if (parts.length !== 3 || version !== VERSION || !ivText || body.length < TAG_BYTES) {
+        throw new Error("Sealed value has an unknown format");
+      }
+      // A fixed tag length: Node would otherwise accept a 4-byte tag, which is guessable.
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(ivText, "base64url"), {
+        authTagLength: TAG_BYTES,
+      });
+      decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+      const ciphertext = body.subarray(0, body.length - TAG_BYTES);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8");
     },
   };
 }

@@ -15,9 +15,9 @@ export function createSigningKeysRepo(db: Db) {
       const [row] = await db.select().from(signingKeys).where(eq(signingKeys.id, kid));
       return row;
     },
-    /** Keys still in the JWKS (not retired), oldest first. */
-    async published(projectId: string): Promise<SigningKeyRow[]> {
-      return db
+    /** Keys still in the JWKS (not retired), oldest first. Inside a transaction, pass it as `executor`. */
+    async published(projectId: string, executor: Db = db): Promise<SigningKeyRow[]> {
+      return executor
         .select()
         .from(signingKeys)
         .where(and(eq(signingKeys.projectId, projectId), isNull(signingKeys.retiredAt)))

@@ -24,6 +24,18 @@ function operationsOf(doc: Json): Operation[] {
   );
 }
 
+/** Text with `code` spans, as the contract's summaries write them. */
+function Inline({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string never reorder
+        i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>,
+      )}
+    </>
+  );
+}
+
 function Schema({ schema }: { schema: Json }) {
   const { $schema: _ignored, ...rest } = schema;
   return <pre className="schema">{JSON.stringify(rest, null, 2)}</pre>;
@@ -39,7 +51,9 @@ function OperationSection({ op }: { op: Operation }) {
       <h3>
         <span className={`method ${op.method.toLowerCase()}`}>{op.method}</span> <code>{op.path}</code>
       </h3>
-      <p>{op.summary}</p>
+      <p>
+        <Inline text={op.summary} />
+      </p>
       <p className="access">{op.description}</p>
       {op.parameters.length > 0 && (
         <table>
@@ -76,7 +90,7 @@ function OperationSection({ op }: { op: Operation }) {
       {success && (
         <>
           <h4>
-            Response {success[0]}: {success[1].description}
+            Response {success[0]}: <Inline text={success[1].description} />
           </h4>
           {success[1].content?.["application/json"] && (
             <Schema schema={success[1].content["application/json"].schema} />

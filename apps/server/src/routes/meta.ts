@@ -38,7 +38,11 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
   );
 
   bindRoute(app, deps, checkFeatureSupportRoute, async ({ body }) => {
-    const name = typeof body?.feature_name === "string" ? body.feature_name : "This feature";
+    const featureName =
+      typeof body === "object" && body !== null
+        ? (body as { feature_name?: unknown }).feature_name
+        : undefined;
+    const name = typeof featureName === "string" ? featureName : "This feature";
     return textResponse(
       200,
       `${name} is not yet supported. Please reach out to Stack support for more information.`,

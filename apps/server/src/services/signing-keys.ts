@@ -116,7 +116,7 @@ export function createSigningKeyService(deps: {
      */
     async rotate(tx: Db, projectId: string): Promise<void> {
       const now = clock.now();
-      const published = await repo.published(projectId);
+      const published = await repo.published(projectId, tx);
       for (const key of published) {
         const supersededAt = published
           .filter((k) => k.audience === key.audience && k.signsFrom > key.signsFrom)

@@ -27,7 +27,7 @@ export const checkFeatureSupportRoute = defineRoute({
   access: "none",
   summary: "Reports a feature the SDK asked about as not yet supported",
   tag: "Meta",
-  body: z.looseObject({ feature_name: z.string().optional() }).optional(),
+  body: z.unknown(),
   tolerateUnknownFields: true,
   response: { status: 200, kind: "text", description: "`{feature} is not yet supported. …`" },
 });

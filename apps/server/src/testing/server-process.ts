@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

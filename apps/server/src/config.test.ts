@@ -1,0 +1,199 @@
+// loadConfig: defaults, derived values, and refusal of invalid environment variables with a ConfigError that
+// names the variable.
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+const PCK = "pck_0123456789abcdefghjkmnpqrstvwxyz0123456789abc";
+const SSK = "ssk_0123456789abcdefghjkmnpqrstvwxyz0123456789abc";
+const SAK = "sak_0123456789abcdefghjkmnpqrstvwxyz0123456789abc";
+
+/** The ConfigError loadConfig throws for `env`; fails the test when it throws nothing or something else. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig defaults", () => {
+  it("gives the documented defaults for an empty environment", () => {
+    expect(loadConfig({})).toEqual({
+      port: 8102,
+      baseUrl: "http://localhost:8102",
+      databaseUrl: undefined,
+      dataDir: ".gatehouse",
+      secret: undefined,
+      development: false,
+      seed: {
+        publishableClientKey: undefined,
+        secretServerKey: undefined,
+        superSecretAdminKey: undefined,
+        signUpEnabled: undefined,
+        otpEnabled: undefined,
+        allowLocalhost: undefined,
+        oauthProviders: undefined,
+      },
+    });
+  });
+
+  it("treats variables set to undefined as unset", () => {
+    const config = loadConfig({ PORT: undefined, DATABASE_URL: undefined, NODE_ENV: undefined });
+    expect(config.port).toBe(8102);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it("ignores unrelated variables", () => {
+    expect(loadConfig({ HOME: "/root", PATH: "/usr/bin" }).port).toBe(8102);
+  });
+});
+
+describe("port and base URL", () => {
+  it("derives the base URL from PORT", () => {
+    const config = loadConfig({ PORT: "9000" });
+    expect(config.port).toBe(9000);
+    expect(config.baseUrl).toBe("http://localhost:9000");
+  });
+
+  it("accepts the ends of the port range", () => {
+    expect(loadConfig({ PORT: "1" }).port).toBe(1);
+    expect(loadConfig({ PORT: "65535" }).port).toBe(65535);
+  });
+
+  it.each(["abc", "70000", "0", "-1", "80.5", "65536"])("refuses PORT=%s", (port) => {
+    const error = configError({ PORT: port });
+    expect(error.message).toContain("PORT");
+  });
+
+  it("takes GATEHOUSE_BASE_URL over the port and strips trailing slashes", () => {
+    expect(loadConfig({ GATEHOUSE_BASE_URL: "https://auth.example.com/", PORT: "9000" }).baseUrl).toBe(
+      "https://auth.example.com",
+    );
+    expect(loadConfig({ GATEHOUSE_BASE_URL: "https://auth.example.com///" }).baseUrl).toBe(
+      "https://auth.example.com",
+    );
+    expect(loadConfig({ GATEHOUSE_BASE_URL: "https://example.com/auth/" }).baseUrl).toBe(
+      "https://example.com/auth",
+    );
+    expect(loadConfig({ GATEHOUSE_BASE_URL: "http://127.0.0.1:3000" }).baseUrl).toBe("http://127.0.0.1:3000");
+  });
+
+  it("refuses a GATEHOUSE_BASE_URL that is not a URL", () => {
+    expect(configError({ GATEHOUSE_BASE_URL: "not a url" }).message).toContain("GATEHOUSE_BASE_URL");
+  });
+});
+
+describe("database, data directory, secret, mode", () => {
+  it("accepts postgres:// and postgresql:// URLs", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/gh" }).databaseUrl).toBe(
+      "postgres://u:p@db:5432/gh",
+    );
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/gh" }).databaseUrl).toBe("postgresql://db/gh");
+  });
+
+  it.each(["mysql://x", "postgres:/x", "http://db/gh", "file:./gh.db", "x postgres://db"])(
+    "refuses DATABASE_URL=%s",
+    (url) => {
+      const error = configError({ DATABASE_URL: url });
+      expect(error.message).toContain("DATABASE_URL");
+      expect(error.message).toContain("must be a postgres:// URL");
+    },
+  );
+
+  it("reads GATEHOUSE_DATA_DIR and refuses an empty one", () => {
+    expect(loadConfig({ GATEHOUSE_DATA_DIR: "/var/lib/gatehouse" }).dataDir).toBe("/var/lib/gatehouse");
+    expect(configError({ GATEHOUSE_DATA_DIR: "" }).message).toContain("GATEHOUSE_DATA_DIR");
+  });
+
+  it("needs a GATEHOUSE_SECRET of at least 32 characters", () => {
+    expect(loadConfig({ GATEHOUSE_SECRET: "s".repeat(32) }).secret).toBe("s".repeat(32));
+    const error = configError({ GATEHOUSE_SECRET: "s".repeat(31) });
+    expect(error.message).toContain("GATEHOUSE_SECRET");
+    expect(error.message).toContain("must be at least 32 characters");
+  });
+
+  it("is in development mode only for NODE_ENV=development", () => {
+    expect(loadConfig({ NODE_ENV: "development" }).development).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production" }).development).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test" }).development).toBe(false);
+    expect(configError({ NODE_ENV: "staging" }).message).toContain("NODE_ENV");
+  });
+
+  it("lists every invalid variable in one error", () => {
+    const error = configError({ PORT: "abc", DATABASE_URL: "mysql://x", GATEHOUSE_SECRET: "short" });
+    expect(error.message).toMatch(/^Invalid configuration:\n/);
+    expect(error.message).toContain("  PORT: ");
+    expect(error.message).toContain("  DATABASE_URL: ");
+    expect(error.message).toContain("  GATEHOUSE_SECRET: ");
+  });
+});
+
+describe("seed settings", () => {
+  it("reads the three seed keys", () => {
+    const config = loadConfig({
+      STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: PCK,
+      STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: SSK,
+      STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY: SAK,
+    });
+    expect(config.seed).toMatchObject({
+      publishableClientKey: PCK,
+      secretServerKey: SSK,
+      superSecretAdminKey: SAK,
+    });
+  });
+
+  it.each([
+    ["STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY", SSK],
+    ["STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY", SAK],
+    ["STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY", PCK],
+    ["STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY", PCK.toUpperCase()],
+    ["STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY", PCK.slice(4)],
+    ["STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY", `${PCK} `],
+    ["STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY", "pck_short"],
+  ])("refuses %s=%s", (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(name);
+  });
+
+  it("accepts the boolean flags as true and false", () => {
+    const on = loadConfig({
+      STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED: "true",
+      STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED: "true",
+      STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST: "true",
+    });
+    expect(on.seed).toMatchObject({ signUpEnabled: true, otpEnabled: true, allowLocalhost: true });
+    const off = loadConfig({
+      STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED: "false",
+      STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED: "false",
+      STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST: "false",
+    });
+    expect(off.seed).toMatchObject({ signUpEnabled: false, otpEnabled: false, allowLocalhost: false });
+  });
+
+  it.each([
+    ["STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED", "yes"],
+    ["STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED", "1"],
+    ["STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST", "TRUE"],
+    ["STACK_SEED_INTERNAL_PROJECT_SIGN_UP_ENABLED", ""],
+  ])("refuses %s=%s", (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
+  });
+
+  it("splits, trims and drops empty entries of the OAuth provider list", () => {
+    expect(
+      loadConfig({ STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: " github, google ," }).seed.oauthProviders,
+    ).toEqual(["github", "google"]);
+    expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: "github" }).seed.oauthProviders).toEqual(
+      ["github"],
+    );
+  });
+
+  it("reads an empty provider list as no providers, not as unset", () => {
+    expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: "" }).seed.oauthProviders).toEqual([]);
+    expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: " , " }).seed.oauthProviders).toEqual(
+      [],
+    );
+  });
+});

@@ -1,0 +1,217 @@
+// Seeding of the internal project (WIRE.md §8): idempotent, the seeded key set rewritten from the given keys and
+// stored hashed, the project's seeded config, and settings from the environment applied while the rest is kept.
+import type { ProjectConfig } from "@gatehouse/contract";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SeedSettings } from "../config.ts";
+import { sha256Hex } from "../crypto/hash.ts";
+import { generateApiKey } from "../crypto/random.ts";
+import type { InternalKeys } from "../data-dir.ts";
+import { inTransaction } from "../db/client.ts";
+import { apiKeySets, projects } from "../db/schema.ts";
+import { createTestServer, TEST_BASE_URL, type TestServer } from "../testing/test-server.ts";
+import { INTERNAL_PROJECT_ID, SEEDED_KEY_SET_ID, seedInternalProject } from "./seed.ts";
+
+let server: TestServer;
+let keys: InternalKeys;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  keys = {
+    publishableClientKey: server.internal.pck,
+    secretServerKey: server.internal.ssk,
+    superSecretAdminKey: server.internal.sak,
+  };
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const seed = (settings: SeedSettings, seedKeys: InternalKeys = keys) =>
+  seedInternalProject({ ...server.deps, seed: settings, keys: seedKeys });
+
+const internalProjects = () =>
+  server.deps.db.select().from(projects).where(eq(projects.id, INTERNAL_PROJECT_ID));
+const internalKeySets = () =>
+  server.deps.db.select().from(apiKeySets).where(eq(apiKeySets.projectId, INTERNAL_PROJECT_ID));
+
+async function internalConfig(): Promise<ProjectConfig> {
+  const [project] = await internalProjects();
+  if (!project) throw new Error("No internal project");
+  return project.config;
+}
+
+describe("seedInternalProject", () => {
+  it("is idempotent: one internal project and one seeded key set, stored hashed", async () => {
+    await seed({});
+    await seed({});
+
+    const rows = await internalProjects();
+    expect(rows.map((p) => p.id)).toEqual([INTERNAL_PROJECT_ID]);
+    expect(rows[0]?.displayName).toBe("Gatehouse Dashboard");
+
+    const sets = await internalKeySets();
+    expect(sets).toHaveLength(1);
+    const set = sets[0]!;
+    expect(set.id).toBe(SEEDED_KEY_SET_ID);
+    expect(set.expiresAt.toISOString()).toBe("2099-12-31T00:00:00.000Z");
+    expect(set.manuallyRevokedAt).toBeNull();
+    expect({
+      pck: set.publishableClientKeyHash,
+      ssk: set.secretServerKeyHash,
+      sak: set.superSecretAdminKeyHash,
+    }).toEqual({
+      pck: sha256Hex(keys.publishableClientKey),
+      ssk: sha256Hex(keys.secretServerKey),
+      sak: sha256Hex(keys.superSecretAdminKey),
+    });
+    expect({
+      pck: set.publishableClientKeyLastFour,
+      ssk: set.secretServerKeyLastFour,
+      sak: set.superSecretAdminKeyLastFour,
+    }).toEqual({
+      pck: keys.publishableClientKey.slice(-4),
+      ssk: keys.secretServerKey.slice(-4),
+      sak: keys.superSecretAdminKey.slice(-4),
+    });
+    expect(set.publishableClientKeyLastFour).toHaveLength(4);
+
+    // No column holds a working key, or the random part of one.
+    const stored = JSON.stringify(set);
+    for (const key of Object.values(keys)) {
+      expect(stored).not.toContain(key);
+      expect(stored).not.toContain(key.slice(4));
+    }
+  });
+
+  it("keeps the seeded keys valid across reseeding", async () => {
+    await seed({});
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "pck", keys.publishableClientKey)).toBe(
+      true,
+    );
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "ssk", keys.secretServerKey)).toBe(true);
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "sak", keys.superSecretAdminKey)).toBe(
+      true,
+    );
+    // A key of one kind is not accepted as another.
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "ssk", keys.publishableClientKey)).toBe(
+      false,
+    );
+  });
+
+  it("replaces a key whose value changed and keeps the others", async () => {
+    const newPck = generateApiKey("pck");
+    const oldPck = keys.publishableClientKey;
+    await seed({}, { ...keys, publishableClientKey: newPck });
+    try {
+      expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "pck", oldPck)).toBe(false);
+      expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "pck", newPck)).toBe(true);
+      expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "ssk", keys.secretServerKey)).toBe(true);
+      expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "sak", keys.superSecretAdminKey)).toBe(
+        true,
+      );
+
+      const sets = await internalKeySets();
+      expect(sets.map((s) => s.id)).toEqual([SEEDED_KEY_SET_ID]);
+      expect(sets[0]?.publishableClientKeyHash).toBe(sha256Hex(newPck));
+      expect(sets[0]?.publishableClientKeyLastFour).toBe(newPck.slice(-4));
+    } finally {
+      // Back to the server's keys, so the tests after this one see the original set.
+      await seed({});
+    }
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "pck", oldPck)).toBe(true);
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "pck", newPck)).toBe(false);
+  });
+
+  it("gives the internal project its seeded config", async () => {
+    const config = await internalConfig();
+    expect(config.credential_enabled).toBe(true);
+    expect(config.create_team_on_sign_up).toBe(true);
+    expect(config.client_team_creation_enabled).toBe(true);
+    expect(config.domains).toEqual([
+      { domain: new URL(TEST_BASE_URL).origin, handler_path: "/dashboard/handler" },
+    ]);
+    expect(config.domains[0]?.domain).toBe("http://localhost:8102");
+    // Settings not seeded keep the project defaults (WIRE.md §8 table).
+    expect(config.sign_up_enabled).toBe(true);
+    expect(config.magic_link_enabled).toBe(false);
+    expect(config.allow_localhost).toBe(true);
+    expect(config.oauth_providers).toEqual([]);
+    expect(config.client_user_deletion_enabled).toBe(false);
+  });
+
+  it("applies the settings given to the existing project", async () => {
+    await seed({ signUpEnabled: false, otpEnabled: true, allowLocalhost: false, oauthProviders: ["github"] });
+    const config = await internalConfig();
+    expect({
+      sign_up_enabled: config.sign_up_enabled,
+      magic_link_enabled: config.magic_link_enabled,
+      allow_localhost: config.allow_localhost,
+      oauth_providers: config.oauth_providers,
+    }).toEqual({
+      sign_up_enabled: false,
+      magic_link_enabled: true,
+      allow_localhost: false,
+      oauth_providers: [{ id: "github", type: "shared", enabled: true }],
+    });
+    // The rest of the seeded config is untouched.
+    expect(config.create_team_on_sign_up).toBe(true);
+    expect(config.domains).toEqual([{ domain: TEST_BASE_URL, handler_path: "/dashboard/handler" }]);
+  });
+
+  it("keeps settings not given as they were changed since", async () => {
+    const before = await internalConfig();
+    await inTransaction(server.deps.db, (tx) =>
+      server.deps.projectsRepo.updateConfig(tx, INTERNAL_PROJECT_ID, {
+        ...before,
+        client_user_deletion_enabled: true,
+      }),
+    );
+
+    await seed({});
+    const afterEmpty = await internalConfig();
+    expect(afterEmpty).toEqual({ ...before, client_user_deletion_enabled: true });
+
+    // A seed that names only one setting changes only that one.
+    await seed({ signUpEnabled: true });
+    const afterOne = await internalConfig();
+    expect(afterOne).toEqual({ ...before, client_user_deletion_enabled: true, sign_up_enabled: true });
+    expect(afterOne.magic_link_enabled).toBe(true);
+    expect(afterOne.allow_localhost).toBe(false);
+  });
+
+  it("replaces the OAuth provider list with the one given, and an empty list clears it", async () => {
+    await seed({ oauthProviders: ["google", "github"] });
+    expect((await internalConfig()).oauth_providers).toEqual([
+      { id: "google", type: "shared", enabled: true },
+      { id: "github", type: "shared", enabled: true },
+    ]);
+    await seed({ oauthProviders: [] });
+    expect((await internalConfig()).oauth_providers).toEqual([]);
+  });
+
+  it("creates the project with the given settings when it does not exist", async () => {
+    // Last test: drops the internal project (its keys cascade) and seeds from scratch.
+    await server.deps.db.delete(projects).where(eq(projects.id, INTERNAL_PROJECT_ID));
+    expect(await internalKeySets()).toEqual([]);
+
+    await seed({ signUpEnabled: false, oauthProviders: ["github"] });
+    const config = await internalConfig();
+    expect(config).toMatchObject({
+      sign_up_enabled: false,
+      magic_link_enabled: false,
+      allow_localhost: true,
+      client_user_deletion_enabled: false,
+      credential_enabled: true,
+      create_team_on_sign_up: true,
+      client_team_creation_enabled: true,
+      oauth_providers: [{ id: "github", type: "shared", enabled: true }],
+      domains: [{ domain: TEST_BASE_URL, handler_path: "/dashboard/handler" }],
+    });
+    expect((await internalKeySets()).map((s) => s.id)).toEqual([SEEDED_KEY_SET_ID]);
+    expect(await server.deps.apiKeys.isValid(INTERNAL_PROJECT_ID, "sak", keys.superSecretAdminKey)).toBe(
+      true,
+    );
+  });
+});
