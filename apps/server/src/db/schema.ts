@@ -1,7 +1,17 @@
 // The database schema (drizzle). SQL migrations are generated from it with `npm run db:generate` and committed.
 import type { ProjectConfig, PublicJwk } from "@gatehouse/contract";
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -71,3 +81,153 @@ export const signingKeys = pgTable(
   },
   (t) => [index("signing_keys_project_idx").on(t.projectId).where(sql`${t.retiredAt} is null`)],
 );
+
+/** Users of a project. Passwords are argon2id PHC strings (or imported hashes until the next sign-in). */
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    displayName: text("display_name"),
+    profileImageUrl: text("profile_image_url"),
+    clientMetadata: jsonb("client_metadata"),
+    clientReadOnlyMetadata: jsonb("client_read_only_metadata"),
+    serverMetadata: jsonb("server_metadata"),
+    passwordHash: text("password_hash"),
+    otpAuthEnabled: boolean("otp_auth_enabled").notNull().default(false),
+    /** The TOTP secret sealed with the server secret. */
+    sealedTotpSecret: text("sealed_totp_secret"),
+    isAnonymous: boolean("is_anonymous").notNull().default(false),
+    restrictedByAdmin: boolean("restricted_by_admin").notNull().default(false),
+    restrictedByAdminReason: text("restricted_by_admin_reason"),
+    restrictedByAdminPrivateDetails: text("restricted_by_admin_private_details"),
+    countryCode: text("country_code"),
+    riskScores: jsonb("risk_scores").$type<{ sign_up: { bot: number; free_trial_abuse: number } }>(),
+    selectedTeamId: uuid("selected_team_id"),
+    signedUpAt: timestamp("signed_up_at", { withTimezone: true, mode: "date" }).notNull(),
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id)],
+);
+
+/**
+ * E-mail addresses of users. `normalized` is the lower-cased value: addresses are stored as given and matched
+ * case-insensitively. An address used for sign-in belongs to at most one user of a project.
+ */
+export const contactChannels = pgTable(
+  "contact_channels",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").$type<"email">().notNull().default("email"),
+    value: text("value").notNull(),
+    normalized: text("normalized").notNull(),
+    isVerified: boolean("is_verified").notNull().default(false),
+    isPrimary: boolean("is_primary").notNull().default(false),
+    usedForAuth: boolean("used_for_auth").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("contact_channels_auth_idx")
+      .on(t.projectId, t.type, t.normalized)
+      .where(sql`${t.usedForAuth}`),
+    uniqueIndex("contact_channels_user_value_idx").on(t.userId, t.type, t.normalized),
+    uniqueIndex("contact_channels_primary_idx").on(t.userId, t.type).where(sql`${t.isPrimary}`),
+  ],
+);
+
+/** Sessions: one per sign-in. The refresh token is stored only as its SHA-256 hash. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    refreshTokenHash: text("refresh_token_hash").notNull(),
+    isImpersonation: boolean("is_impersonation").notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_refresh_hash_idx").on(t.refreshTokenHash),
+    index("sessions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Every e-mailed code and challenge (WIRE.md §5.1), stored as hashes: of the whole code, and of its last 39
+ * characters (the nonce), so attempts can be counted per nonce.
+ */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    codeHash: text("code_hash").notNull(),
+    nonceHash: text("nonce_hash").notNull(),
+    redirectUrl: text("redirect_url"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("verification_codes_code_idx").on(t.codeHash),
+    index("verification_codes_nonce_idx").on(t.projectId, t.nonceHash),
+  ],
+);
+
+/**
+ * The e-mail outbox: written in the transaction of the change that causes the e-mail, delivered by a worker with
+ * retries. With no SMTP server configured, e-mails stay here as the development inbox (`kept`).
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html"),
+    text: text("text"),
+    templateType: text("template_type").notNull(),
+    status: text("status").$type<"queued" | "sent" | "failed" | "kept">().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("email_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index("email_outbox_project_idx").on(t.projectId, t.createdAt),
+  ],
+);
+
+/**
+ * Rate-limit counters in the database, so several server processes share them: one row per bucket key and
+ * window start.
+ */
+export const rateLimitCounters = pgTable("rate_limit_counters", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+  count: integer("count").notNull(),
+});
