@@ -8,8 +8,12 @@ import type { AppEnv } from "./http/bind.ts";
 import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
 import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
+import { registerAuthRoutes } from "./routes/auth.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
+import { registerSessionRoutes } from "./routes/sessions.ts";
+import { registerTokenRoutes } from "./routes/tokens.ts";
+import { registerUserRoutes } from "./routes/users.ts";
 
 export type { Deps } from "./deps.ts";
 
@@ -60,6 +64,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   registerMetaRoutes(app, deps);
   registerProjectRoutes(app, deps);
+  registerTokenRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerSessionRoutes(app, deps);
+  registerUserRoutes(app, deps);
 
   app.notFound((c) => {
     const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);

@@ -5,6 +5,8 @@ export * from "./known-errors.ts";
 export * from "./openapi.ts";
 export * from "./route.ts";
 export * from "./routes/index.ts";
+export * from "./schemas/auth.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/jwks.ts";
 export * from "./schemas/projects.ts";
+export * from "./schemas/users.ts";

@@ -108,8 +108,7 @@ describe("bindRoute", () => {
   });
 
   it("replaces `me` with the token's user and strips fields the response schema does not name", async () => {
-    const userId = "9b2e0000-0000-4000-8000-000000000009";
-    const token = await server.mintAccessToken(keys.projectId, { userId });
+    const { accessToken: token, userId } = await server.signIn(keys.projectId);
     const res = await patch(
       { ...accessHeaders("server", keys), "x-stack-access-token": token },
       { email: "a@b.c" },

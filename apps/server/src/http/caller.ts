@@ -3,17 +3,20 @@
 import { ACCESS_TYPES, type AccessType, KnownErrors, type RequestHeaderSuffix } from "@gatehouse/contract";
 import type { JWTPayload } from "jose";
 import type { AudienceKind } from "../db/schema.ts";
+import type { UserRecord } from "../db/users-repo.ts";
 import type { Deps } from "../deps.ts";
 import type { Project } from "../services/projects.ts";
+import { tokenIssuerAndAudience } from "../services/sessions.ts";
 import { TokenNotVerifiable } from "../services/signing-keys.ts";
 import type { HeaderReader } from "./headers.ts";
 
 export type TokenUser = {
   id: string;
-  refreshTokenId: string;
+  sessionId: string;
   isAnonymous: boolean;
   isRestricted: boolean;
-  claims: JWTPayload;
+  /** The user as stored, loaded with the session check (step 5d and 9 in one query). */
+  record: UserRecord;
 };
 
 export type Caller =
@@ -21,18 +24,6 @@ export type Caller =
   | { accessType: AccessType; project: Project; user: TokenUser | null };
 
 export const UNAUTHENTICATED: Caller = { accessType: null, project: null, user: null };
-
-const AUDIENCE_PATHS: Record<AudienceKind, { path: string; suffix: string }> = {
-  default: { path: "projects", suffix: "" },
-  restricted: { path: "projects-restricted-users", suffix: ":restricted" },
-  anonymous: { path: "projects-anonymous-users", suffix: ":anon" },
-};
-
-/** `iss` and `aud` of a token for this project and audience kind (WIRE.md §3.2). */
-export function tokenIssuerAndAudience(baseUrl: string, projectId: string, audience: AudienceKind) {
-  const { path, suffix } = AUDIENCE_PATHS[audience];
-  return { iss: `${baseUrl}/api/v1/${path}/${projectId}`, aud: `${projectId}${suffix}` };
-}
 
 type VerifiedToken = { payload: JWTPayload; projectId: string; audience: AudienceKind };
 
@@ -65,27 +56,33 @@ async function readAccessToken(
   const verified = await verifyToken(deps, token);
   if (!verified) throw KnownErrors.UNPARSABLE_ACCESS_TOKEN();
   const { payload } = verified;
-  const user: TokenUser = {
-    id: String(payload.sub),
-    refreshTokenId: String(payload.refresh_token_id),
-    isAnonymous: verified.audience === "anonymous",
-    isRestricted: verified.audience !== "default",
-    claims: payload,
+  const userId = String(payload.sub);
+  const sessionId = String(payload.refresh_token_id);
+  const expiry = {
+    expired_at_millis: expiredAt(payload),
+    project_id: verified.projectId,
+    user_id: userId,
+    refresh_token_id: sessionId,
   };
-  if (isExpired(deps, payload)) {
-    throw KnownErrors.ACCESS_TOKEN_EXPIRED({
-      expired_at_millis: expiredAt(payload),
-      project_id: verified.projectId,
-      user_id: user.id,
-      refresh_token_id: user.refreshTokenId,
-    });
-  }
+  if (isExpired(deps, payload)) throw KnownErrors.ACCESS_TOKEN_EXPIRED(expiry);
   if (verified.projectId !== projectId) {
     throw KnownErrors.INVALID_PROJECT_FOR_ACCESS_TOKEN({
       expected_project_id: projectId,
       actual_project_id: verified.projectId,
     });
   }
+  // [GF] A signed-out session's tokens stop working at once here, not only when they expire.
+  const live = await deps.usersRepo.findBySession(projectId, sessionId);
+  if (!live || live.sessionExpiresAt <= deps.clock.now() || live.user.id !== userId) {
+    throw KnownErrors.ACCESS_TOKEN_EXPIRED(expiry);
+  }
+  const user: TokenUser = {
+    id: userId,
+    sessionId,
+    isAnonymous: verified.audience === "anonymous",
+    isRestricted: verified.audience !== "default",
+    record: live.user,
+  };
   const allowAnonymous = headers.flag("allow-anonymous-user");
   if (user.isAnonymous && !allowAnonymous) throw KnownErrors.ANONYMOUS_AUTHENTICATION_NOT_ALLOWED();
   if (user.isRestricted && !user.isAnonymous && !allowAnonymous && !headers.flag("allow-restricted-user")) {
@@ -104,9 +101,14 @@ async function readAccessToken(
 async function checkAdminAccessToken(deps: Deps, token: string): Promise<void> {
   const verified = await verifyToken(deps, token);
   if (!verified) throw KnownErrors.UNPARSABLE_ADMIN_ACCESS_TOKEN();
-  if (isExpired(deps, verified.payload)) {
-    throw KnownErrors.ADMIN_ACCESS_TOKEN_EXPIRED({ expired_at_millis: expiredAt(verified.payload) });
-  }
+  const expired = () =>
+    KnownErrors.ADMIN_ACCESS_TOKEN_EXPIRED({ expired_at_millis: expiredAt(verified.payload) });
+  if (isExpired(deps, verified.payload)) throw expired();
+  const live = await deps.usersRepo.findBySession(
+    verified.projectId,
+    String(verified.payload.refresh_token_id),
+  );
+  if (!live || live.sessionExpiresAt <= deps.clock.now()) throw expired();
   if (verified.projectId !== "internal") throw KnownErrors.INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN();
   throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
 }

@@ -139,15 +139,13 @@ describe("access tokens (§1.3 step 5)", () => {
     get({ ...accessHeaders("client", keys), "x-stack-access-token": token, ...extra });
 
   it("accepts a valid token and names its user on the API root", async () => {
-    const token = await server.mintAccessToken(keys.projectId, {
-      userId: "6f1c3f8e-0000-4000-8000-000000000001",
-    });
+    const { accessToken: token, userId } = await server.signIn(keys.projectId);
     expect((await withToken(token)).status).toBe(200);
     const root = await server.request("/api/v1", {
       headers: { ...accessHeaders("client", keys), "x-stack-access-token": token },
     });
     expect(await root.text()).toBe(
-      `Welcome to the Gatehouse API endpoint!\n\nAuthentication: client access to project ${keys.projectId}, user 6f1c3f8e-0000-4000-8000-000000000001`,
+      `Welcome to the Gatehouse API endpoint!\n\nAuthentication: client access to project ${keys.projectId}, user ${userId}`,
     );
   });
 
@@ -162,8 +160,7 @@ describe("access tokens (§1.3 step 5)", () => {
   });
 
   it("reports an expired token with its details", async () => {
-    const userId = "6f1c3f8e-0000-4000-8000-000000000002";
-    const token = await server.mintAccessToken(keys.projectId, { userId, expiresInSeconds: 60 });
+    const { accessToken: token, userId } = await server.signIn(keys.projectId, { expiresInSeconds: 60 });
     server.clock.advance(61_000);
     const body = await expectKnownError(await withToken(token), "ACCESS_TOKEN_EXPIRED");
     expect(body.details).toMatchObject({ project_id: keys.projectId, user_id: userId });

@@ -79,8 +79,7 @@ describe("GET /api/v1", () => {
   });
 
   it("names the user of an access token", async () => {
-    const userId = "0b6e7c55-2f4a-4a8e-9d0c-3f4ad1e8f7a1";
-    const token = await server.mintAccessToken(keys.projectId, { userId });
+    const { accessToken: token, userId } = await server.signIn(keys.projectId);
     const res = await server.request("/api/v1", {
       headers: { ...accessHeaders("client", keys), "x-stack-access-token": token },
     });

@@ -2,7 +2,7 @@
 // audience flags, validation, unknown projects, verification of minted tokens with jose, and the 307 redirects.
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenIssuerAndAudience } from "../http/caller.ts";
+import { tokenIssuerAndAudience } from "../services/sessions.ts";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
@@ -227,8 +227,7 @@ describe("verifying tokens with the JWKS", () => {
     createLocalJWKSet((await fetchJwks(projectId, query)).body as unknown as JSONWebKeySet);
 
   it("verifies a normal token with the default JWKS, issuer and audience", async () => {
-    const userId = "4c1d3a3e-8a53-4f7e-9d46-6f1b6b1f2a10";
-    const token = await server.mintAccessToken(keys.projectId, { userId });
+    const { accessToken: token, userId } = await server.signIn(keys.projectId);
     const { iss, aud } = tokenIssuerAndAudience(TEST_BASE_URL, keys.projectId, "default");
     expect(iss).toBe(`${TEST_BASE_URL}/api/v1/projects/${keys.projectId}`);
     expect(aud).toBe(keys.projectId);

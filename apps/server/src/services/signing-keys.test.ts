@@ -6,7 +6,7 @@ import { createLocalJWKSet, decodeProtectedHeader, type JWK, jwtVerify } from "j
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { AUDIENCE_KINDS, type AudienceKind, signingKeys } from "../db/schema.ts";
-import { tokenIssuerAndAudience } from "../http/caller.ts";
+import { tokenIssuerAndAudience } from "../services/sessions.ts";
 import { expectKnownError } from "../testing/expect-error.ts";
 import {
   accessHeaders,

@@ -1,13 +1,11 @@
 // createTestServer(): a complete app on a fresh copy of the migrated test database, with a clock the test moves,
 // the internal project seeded, and helpers to make projects, keys, tokens and requests.
-import { randomUUID } from "node:crypto";
 import { createApp } from "../app.ts";
 import { createFixedClock } from "../clock.ts";
 import { generateApiKey } from "../crypto/random.ts";
 import { inTransaction } from "../db/client.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
-import { tokenIssuerAndAudience } from "../http/caller.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { NewProject } from "../services/projects.ts";
 import { INTERNAL_PROJECT_ID, seedInternalProject } from "../services/seed.ts";
@@ -55,36 +53,31 @@ export async function createTestServer(options: { logger?: Logger; development?:
     return { project, keys: projectKeys };
   }
 
-  /** An access token as the sign-in flows mint them (WIRE.md §3.1), for a user id that need not exist. */
-  async function mintAccessToken(
+  /**
+   * Signs a new user in directly through the services: anonymous for the `anonymous` audience, restricted by an
+   * administrator for `restricted`. `expiresInSeconds` shortens the access token's lifetime.
+   */
+  async function signIn(
     projectId: string,
-    opts: { userId?: string; audience?: AudienceKind; expiresInSeconds?: number } = {},
+    opts: { audience?: AudienceKind; expiresInSeconds?: number; email?: string } = {},
   ) {
     const audience = opts.audience ?? "default";
-    const now = Math.floor(clock.now().getTime() / 1000);
-    const restricted = audience !== "default";
-    return deps.signingKeys.sign(projectId, audience, {
-      ...tokenIssuerAndAudience(TEST_BASE_URL, projectId, audience),
-      iat: now,
-      exp: now + (opts.expiresInSeconds ?? 600),
-      sub: opts.userId ?? randomUUID(),
-      project_id: projectId,
-      branch_id: "main",
-      refresh_token_id: randomUUID(),
-      role: "authenticated",
-      name: null,
-      email: null,
-      email_verified: false,
-      selected_team_id: null,
-      signed_up_at: now,
-      is_anonymous: audience === "anonymous",
-      is_restricted: restricted,
-      restricted_reason: restricted
-        ? { type: audience === "anonymous" ? "anonymous" : "restricted_by_administrator" }
-        : null,
-      requires_totp_mfa: false,
+    const { user, sessionId, refreshToken } = await deps.sessions.signInNew(projectId, async (tx) => {
+      const id = await deps.users.create(tx, {
+        projectId,
+        isAnonymous: audience === "anonymous",
+        ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
+      });
+      if (audience === "restricted") await deps.usersRepo.update(tx, id, { restrictedByAdmin: true });
+      return id;
     });
+    const lifetimeMs = opts.expiresInSeconds === undefined ? undefined : opts.expiresInSeconds * 1000;
+    const accessToken = await deps.sessions.mintAccessToken(user, sessionId, lifetimeMs);
+    return { accessToken, refreshToken, userId: user.id, sessionId };
   }
+
+  const mintAccessToken = async (projectId: string, opts: Parameters<typeof signIn>[1] = {}) =>
+    (await signIn(projectId, opts)).accessToken;
 
   const internal: ProjectKeys = {
     projectId: INTERNAL_PROJECT_ID,
@@ -99,6 +92,7 @@ export async function createTestServer(options: { logger?: Logger; development?:
     clock,
     internal,
     createProject,
+    signIn,
     mintAccessToken,
     /** `app.request` with a path relative to the server origin. */
     request: (path: string, init?: RequestInit) => app.request(path, init),

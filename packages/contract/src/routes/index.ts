@@ -1,9 +1,23 @@
 // The route table: every route of the wire, in the order the API reference lists them.
+import {
+  anonymousSignUpRoute,
+  createSessionRoute,
+  endCurrentSessionRoute,
+  endSessionRoute,
+  listSessionsRoute,
+  passwordSignInRoute,
+  passwordSignUpRoute,
+  refreshCurrentSessionRoute,
+  tokenRoute,
+} from "./auth.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { anonymousJwksRoute, getCurrentProjectRoute, jwksRoute, restrictedJwksRoute } from "./projects.ts";
+import { getCurrentUserRoute } from "./users.ts";
 
+export * from "./auth.ts";
 export * from "./meta.ts";
 export * from "./projects.ts";
+export * from "./users.ts";
 
 export const allRoutes = [
   healthRoute,
@@ -15,4 +29,14 @@ export const allRoutes = [
   jwksRoute,
   anonymousJwksRoute,
   restrictedJwksRoute,
+  tokenRoute,
+  passwordSignUpRoute,
+  passwordSignInRoute,
+  anonymousSignUpRoute,
+  createSessionRoute,
+  listSessionsRoute,
+  endCurrentSessionRoute,
+  endSessionRoute,
+  refreshCurrentSessionRoute,
+  getCurrentUserRoute,
 ] as const;

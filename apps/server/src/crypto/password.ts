@@ -1,0 +1,38 @@
+// Password hashing: argon2id (m=19456 KiB, t=2, p=1) as PHC strings, computed off the event loop by the native
+// binding. A fixed dummy hash lets sign-in spend the same work when the e-mail is unknown.
+import { hash, verify } from "@node-rs/argon2";
+
+// `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
+export const ARGON2_PARAMS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`;
+
+export type PasswordHasher = {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a stored hash it cannot read. */
+  verify(stored: string, password: string): Promise<boolean>;
+  /** True when the stored hash uses other parameters or another algorithm: rehash after a successful sign-in. */
+  needsRehash(stored: string): boolean;
+  /** Spends one verification's work on nothing, for paths where there is no hash to check. */
+  burn(password: string): Promise<void>;
+};
+
+export function createPasswordHasher(): PasswordHasher {
+  // Made once per process; what matters is that verifying against it costs what a real verification costs.
+  let dummy: Promise<string> | undefined;
+  const verifyArgon = async (stored: string, password: string) => {
+    try {
+      return await verify(stored, password);
+    } catch {
+      return false;
+    }
+  };
+  return {
+    hash: (password) => hash(password, ARGON2_PARAMS),
+    verify: verifyArgon,
+    needsRehash: (stored) => !stored.startsWith(CURRENT_PREFIX),
+    async burn(password) {
+      dummy ??= hash("gatehouse-dummy-password", ARGON2_PARAMS);
+      await verifyArgon(await dummy, password);
+    },
+  };
+}

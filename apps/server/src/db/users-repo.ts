@@ -1,0 +1,89 @@
+// User rows with their primary e-mail, which every user view needs: one query reads both.
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { contactChannels, sessions, users } from "./schema.ts";
+
+export type UserRow = typeof users.$inferSelect;
+export type ChannelRow = typeof contactChannels.$inferSelect;
+export type PrimaryEmail = Pick<ChannelRow, "value" | "isVerified" | "usedForAuth">;
+export type UserRecord = UserRow & { primaryEmail: PrimaryEmail | null };
+
+const primaryJoin = and(
+  eq(contactChannels.userId, users.id),
+  eq(contactChannels.isPrimary, true),
+  eq(contactChannels.type, "email"),
+);
+const primaryColumns = {
+  value: contactChannels.value,
+  isVerified: contactChannels.isVerified,
+  usedForAuth: contactChannels.usedForAuth,
+};
+
+// A left-joined object is null as a whole when the user has no primary e-mail.
+const toRecord = (row: { user: UserRow; primary: PrimaryEmail | null }): UserRecord => ({
+  ...row.user,
+  primaryEmail: row.primary,
+});
+
+export function createUsersRepo(db: Db) {
+  // Runs on every request that carries an access token: the user of a live session, or nothing.
+  const bySession = db
+    .select({ user: users, primary: primaryColumns, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(contactChannels, primaryJoin)
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder("sessionId")),
+        eq(sessions.projectId, sql.placeholder("projectId")),
+      ),
+    )
+    .prepare("user_by_session");
+
+  return {
+    async find(projectId: string, userId: string, executor: Db = db): Promise<UserRecord | undefined> {
+      const [row] = await executor
+        .select({ user: users, primary: primaryColumns })
+        .from(users)
+        .leftJoin(contactChannels, primaryJoin)
+        .where(and(eq(users.projectId, projectId), eq(users.id, userId)));
+      return row && toRecord(row);
+    },
+
+    /** The user of a session, with the session's expiry; undefined when the session is gone. */
+    async findBySession(projectId: string, sessionId: string) {
+      const [row] = await bySession.execute({ projectId, sessionId });
+      return row && { user: toRecord(row), sessionExpiresAt: row.expiresAt };
+    },
+
+    /** The user who signs in with this address (an auth-enabled channel), matched case-insensitively. */
+    async findByAuthEmail(projectId: string, email: string, executor: Db = db) {
+      const [row] = await executor
+        .select({ userId: contactChannels.userId })
+        .from(contactChannels)
+        .where(
+          and(
+            eq(contactChannels.projectId, projectId),
+            eq(contactChannels.type, "email"),
+            eq(contactChannels.normalized, email.toLowerCase()),
+            eq(contactChannels.usedForAuth, true),
+          ),
+        );
+      return row ? this.find(projectId, row.userId, executor) : undefined;
+    },
+
+    async insert(tx: Db, row: typeof users.$inferInsert): Promise<void> {
+      await tx.insert(users).values(row);
+    },
+
+    async update(tx: Db, userId: string, changes: Partial<typeof users.$inferInsert>): Promise<void> {
+      await tx.update(users).set(changes).where(eq(users.id, userId));
+    },
+
+    async insertChannel(tx: Db, row: typeof contactChannels.$inferInsert): Promise<void> {
+      await tx.insert(contactChannels).values(row);
+    },
+  };
+}
+
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

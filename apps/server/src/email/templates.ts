@@ -1,0 +1,211 @@
+// Transactional e-mail templates (WIRE.md §5.2): the five types with their variables and default subjects, the
+// default HTML contents, and rendering with the `{{ name }}` placeholder syntax plus the plain-text part.
+
+export const EMAIL_TEMPLATE_TYPES = [
+  "email_verification",
+  "password_reset",
+  "magic_link",
+  "team_invitation",
+  "sign_in_invitation",
+] as const;
+
+export type EmailTemplateType = (typeof EMAIL_TEMPLATE_TYPES)[number];
+
+export type EmailTemplate = { subject: string; content: string };
+
+/** The variables each template type is rendered with. */
+export const EMAIL_TEMPLATE_VARIABLES: Record<EmailTemplateType, readonly string[]> = {
+  email_verification: ["projectDisplayName", "userDisplayName", "emailVerificationLink"],
+  password_reset: ["projectDisplayName", "userDisplayName", "passwordResetLink"],
+  magic_link: ["projectDisplayName", "userDisplayName", "magicLink", "otp"],
+  team_invitation: ["projectDisplayName", "userDisplayName", "teamInvitationLink", "teamDisplayName"],
+  sign_in_invitation: ["projectDisplayName", "userDisplayName", "signInInvitationLink", "teamDisplayName"],
+};
+
+export function isEmailTemplateType(value: string): value is EmailTemplateType {
+  return (EMAIL_TEMPLATE_TYPES as readonly string[]).includes(value);
+}
+
+const BODY_STYLE =
+  "font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 16px; line-height: 1.5; " +
+  "color: #111827; max-width: 480px; margin: 0 auto; padding: 24px;";
+const BUTTON_STYLE =
+  "display: inline-block; padding: 12px 24px; background-color: #111827; color: #ffffff; " +
+  "text-decoration: none; border-radius: 6px; font-weight: 600;";
+const SMALL_STYLE = "font-size: 13px; color: #6b7280; word-break: break-all;";
+const OTP_STYLE =
+  "font-family: 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 32px; font-weight: 700; " +
+  "letter-spacing: 6px; margin: 16px 0;";
+
+/** A message body: heading, lines of text, a button, and the same link as visible text for clients without buttons. */
+function defaultContent(heading: string, lines: string[], button: string, link: string, extra = ""): string {
+  return [
+    `<div style="${BODY_STYLE}">`,
+    `<h1 style="font-size: 20px; margin: 0 0 16px;">${heading}</h1>`,
+    ...lines.map((line) => `<p>${line}</p>`),
+    extra,
+    `<p style="margin: 24px 0;"><a href="{{ ${link} }}" style="${BUTTON_STYLE}">${button}</a></p>`,
+    `<p style="${SMALL_STYLE}">Or open this link: <a href="{{ ${link} }}">{{ ${link} }}</a></p>`,
+    `<p style="${SMALL_STYLE}">If you did not expect this e-mail, you can ignore it.</p>`,
+    "</div>",
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
+}
+
+/** The defaults every project starts with; the exact HTML is not part of the contract, the subjects are. */
+export const DEFAULT_EMAIL_TEMPLATES: Record<EmailTemplateType, EmailTemplate> = {
+  email_verification: {
+    subject: "Verify your email at {{ projectDisplayName }}",
+    content: defaultContent(
+      "Verify your e-mail address",
+      ["Please confirm this e-mail address for your account at {{ projectDisplayName }}."],
+      "Verify e-mail",
+      "emailVerificationLink",
+    ),
+  },
+  password_reset: {
+    subject: "Reset your password at {{ projectDisplayName }}",
+    content: defaultContent(
+      "Reset your password",
+      ["Someone asked to reset the password of your account at {{ projectDisplayName }}."],
+      "Reset password",
+      "passwordResetLink",
+    ),
+  },
+  magic_link: {
+    subject: "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
+    content: defaultContent(
+      "Sign in to {{ projectDisplayName }}",
+      ["Enter this code to sign in:"],
+      "Sign in",
+      "magicLink",
+      `<p style="${OTP_STYLE}">{{ otp }}</p>\n<p>Or sign in with one click:</p>`,
+    ),
+  },
+  team_invitation: {
+    subject: "You have been invited to join {{ teamDisplayName }}",
+    content: defaultContent(
+      "Join {{ teamDisplayName }}",
+      ["You have been invited to join the team {{ teamDisplayName }} at {{ projectDisplayName }}."],
+      "Accept invitation",
+      "teamInvitationLink",
+    ),
+  },
+  sign_in_invitation: {
+    subject: "You have been invited to sign in to {{ projectDisplayName }}",
+    content: defaultContent(
+      "Sign in to {{ projectDisplayName }}",
+      ["You have been invited to sign in to {{ projectDisplayName }}."],
+      "Sign in",
+      "signInInvitationLink",
+    ),
+  },
+};
+
+/** The defaults as the e-mail templates API lists them. */
+export function listDefaultEmailTemplates(): {
+  type: EmailTemplateType;
+  subject: string;
+  content: string;
+  is_default: true;
+}[] {
+  return EMAIL_TEMPLATE_TYPES.map((type) => ({ type, ...DEFAULT_EMAIL_TEMPLATES[type], is_default: true }));
+}
+
+export type TemplateVariables = Record<string, string | null | undefined>;
+
+// Only spaces around the name, and a name that starts with a letter: anything else stays literal text (§5.2).
+const PLACEHOLDER = /\{\{ *([A-Za-z][A-Za-z0-9]*) *\}\}/g;
+// Line breaks in a subject value would end the header line; removing them keeps one value from adding headers.
+const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\v\f]/g;
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+function substitute(text: string, variables: TemplateVariables, encode: (value: string) => string): string {
+  // Own properties only, so a name like `constructor` is a missing variable rather than Object.prototype's.
+  return text.replace(PLACEHOLDER, (_match, name: string) =>
+    encode(Object.hasOwn(variables, name) ? (variables[name] ?? "") : ""),
+  );
+}
+
+export function renderTemplate(
+  template: EmailTemplate,
+  variables: TemplateVariables,
+): { subject: string; html: string; text: string } {
+  const subject = substitute(template.subject, variables, (value) => value.replace(LINE_BREAKS, ""));
+  // Values are escaped because they carry user input (display names) into HTML, including attribute values.
+  const html = substitute(template.content, variables, escapeHtml);
+  return { subject, html, text: htmlToText(html) };
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, (match, entity: string) => {
+    if (entity.startsWith("#")) {
+      const code =
+        entity[1] === "x" || entity[1] === "X"
+          ? parseInt(entity.slice(2), 16)
+          : parseInt(entity.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    }
+    return NAMED_ENTITIES[entity.toLowerCase()] ?? match;
+  });
+}
+
+function stripTags(html: string): string {
+  return html.replace(/<!--[\s\S]*?-->/g, "").replace(/<[^>]*>/g, "");
+}
+
+const ANCHOR = /<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
+
+/**
+ * The plain-text part: tags stripped, links kept readable as "label (url)", block ends as line breaks, basic
+ * entities decoded, whitespace collapsed. Entities are decoded last so escaped text never turns into markup.
+ */
+export function htmlToText(html: string): string {
+  const withLinks = html
+    .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, "")
+    .replace(
+      ANCHOR,
+      (_m, dq: string | undefined, sq: string | undefined, bare: string | undefined, inner: string) => {
+        const href = (dq ?? sq ?? bare ?? "").trim();
+        const label = stripTags(inner).replace(/\s+/g, " ").trim();
+        if (!href || href.startsWith("#")) return label;
+        if (!label || decodeEntities(label) === decodeEntities(href)) return href;
+        return `${label} (${href})`;
+      },
+    );
+  const text = stripTags(
+    withLinks
+      .replace(/\s+/g, " ")
+      .replace(/<br\s*\/?>/gi, "\n")
+      .replace(/<\/?(p|div|h[1-6]|table|tr|ul|ol|blockquote|section|header|footer)\b[^>]*>/gi, "\n\n")
+      .replace(/<(li)\b[^>]*>/gi, "\n- ")
+      .replace(/<hr\b[^>]*>/gi, "\n\n---\n\n"),
+  );
+  return decodeEntities(text)
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

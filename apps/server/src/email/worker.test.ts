@@ -1,0 +1,283 @@
+// The delivery worker against real SMTP peers (smtp-server in this process, mail parsed with mailparser): default
+// and per-project servers, the development inbox, retries with backoff, the 24-hour limit, leases and body clean-up.
+import { once } from "node:events";
+import { type AddressInfo, createServer } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { inTransaction } from "../db/client.ts";
+import type { LogFields, Logger } from "../logger.ts";
+import { createTestServer, type TestServer } from "../testing/test-server.ts";
+import { smtpFromEmailConfig } from "./mailer.ts";
+import { createEmailOutbox, type EmailOutbox } from "./outbox.ts";
+import { DEFAULT_EMAIL_TEMPLATES, renderTemplate } from "./templates.ts";
+import { createEmailWorker, type EmailWorker, firstLink, RETRY_WINDOW_MS, retryDelayMs } from "./worker.ts";
+
+type Received = { mail: ParsedMail; user: unknown; rcptTo: string[] };
+
+/** An SMTP server in this process; `reject` makes it refuse messages after DATA with a temporary error. */
+async function startPeer(port = 0) {
+  const received: Received[] = [];
+  const state = { reject: false };
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", async () => {
+        if (state.reject) {
+          callback(Object.assign(new Error("mailbox temporarily unavailable"), { responseCode: 451 }));
+          return;
+        }
+        const mail = await simpleParser(Buffer.concat(chunks));
+        received.push({ mail, user: session.user, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
+        callback();
+      });
+    },
+  });
+  server.listen(port, "127.0.0.1");
+  await once(server.server, "listening");
+  const address = server.server.address() as AddressInfo;
+  return {
+    port: address.port,
+    state,
+    received,
+    to: (address: string) => received.filter((r) => r.rcptTo.includes(address)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type Peer = Awaited<ReturnType<typeof startPeer>>;
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const standardConfig = (port: number) => ({
+  email_config: {
+    type: "standard" as const,
+    host: "127.0.0.1",
+    port,
+    username: "u",
+    password: "p",
+    sender_name: "Acme",
+    sender_email: "noreply@acme.test",
+  },
+});
+
+let server: TestServer;
+let outbox: EmailOutbox;
+let worker: EmailWorker;
+let devWorker: EmailWorker;
+let defaultPeer: Peer;
+let projectPeer: Peer;
+const peers: Peer[] = [];
+const logs: { msg: string; fields?: LogFields }[] = [];
+const captureLogger: Logger = {
+  info: (msg, fields) => logs.push({ msg, fields }),
+  warn: () => {},
+  error: () => {},
+};
+
+const getProjectSmtp = async (projectId: string) => {
+  const project = await server.deps.projectsRepo.find(projectId);
+  return project ? smtpFromEmailConfig(project.config.email_config) : undefined;
+};
+
+async function queue(projectId: string, to: string, link = "https://app.test/handler/verify?code=abc&x=1") {
+  const rendered = renderTemplate(DEFAULT_EMAIL_TEMPLATES.email_verification, {
+    projectDisplayName: "Acme <App>",
+    userDisplayName: "",
+    emailVerificationLink: link,
+  });
+  return inTransaction(server.deps.db, (tx) =>
+    outbox.enqueue(tx, { projectId, to, templateType: "email_verification", ...rendered }),
+  );
+}
+
+beforeAll(async () => {
+  server = await createTestServer();
+  defaultPeer = await startPeer();
+  projectPeer = await startPeer();
+  peers.push(defaultPeer, projectPeer);
+  const { db, clock } = { db: server.deps.db, clock: server.clock };
+  outbox = createEmailOutbox({ db, clock });
+  const defaultSmtp = {
+    host: "127.0.0.1",
+    port: defaultPeer.port,
+    senderName: "Gatehouse",
+    senderEmail: "g@gh.test",
+  };
+  worker = createEmailWorker({ db, clock, logger: server.deps.logger, defaultSmtp, getProjectSmtp });
+  devWorker = createEmailWorker({ db, clock, logger: captureLogger, getProjectSmtp });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await devWorker?.stop();
+  await Promise.all(peers.map((peer) => peer.close()));
+  await server?.close();
+});
+
+describe("e-mail worker", () => {
+  it("sends a shared project's mail through the default SMTP server", async () => {
+    const { project } = await server.createProject();
+    const link = "https://app.test/handler/verify?code=first&x=1";
+    const { id } = await queue(project.id, "ann@example.com", link);
+    await worker.runOnce();
+
+    const [got] = defaultPeer.to("ann@example.com");
+    expect(got).toBeDefined();
+    const mail = got!.mail;
+    expect(mail.subject).toBe("Verify your email at Acme <App>");
+    expect(mail.from?.value).toEqual([{ name: "Gatehouse", address: "g@gh.test" }]);
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe("ann@example.com");
+    expect(mail.html).toContain('href="https://app.test/handler/verify?code=first&amp;x=1"');
+    expect(mail.html).toContain("Acme &lt;App&gt;");
+    expect(firstLink(mail.text ?? null)).toBe(link);
+
+    const [item] = await outbox.list(project.id, { to: "ann@example.com" });
+    expect(item).toMatchObject({
+      id,
+      status: "sent",
+      attempts: 1,
+      last_error: null,
+      template_type: "email_verification",
+    });
+    expect(item!.sent_at_millis).toBe(server.clock.now().getTime());
+  });
+
+  it("sends a standard project's mail through its own server and sender", async () => {
+    const { project } = await server.createProject({ config: standardConfig(projectPeer.port) });
+    await queue(project.id, "bob@example.com");
+    await worker.runOnce();
+
+    expect(defaultPeer.to("bob@example.com")).toHaveLength(0);
+    const [got] = projectPeer.to("bob@example.com");
+    expect(got?.user).toBe("u");
+    expect(got?.mail.from?.text).toBe('"Acme" <noreply@acme.test>');
+    expect((await outbox.list(project.id))[0]?.status).toBe("sent");
+  });
+
+  it("keeps mail in the development inbox when no SMTP server is configured", async () => {
+    const { project } = await server.createProject();
+    const link = "https://app.test/handler/verify?code=dev";
+    await queue(project.id, "dev@example.com", link);
+    await devWorker.runOnce();
+
+    const [item] = await outbox.list(project.id);
+    expect(item).toMatchObject({ status: "kept", attempts: 0, sent_at_millis: null });
+    expect(item?.html).toContain(link);
+    expect(logs).toContainEqual({
+      msg: "e-mail kept in development inbox",
+      fields: {
+        to: "dev@example.com",
+        subject: "Verify your email at Acme <App>",
+        template_type: "email_verification",
+        link,
+      },
+    });
+  });
+
+  it("retries a rejected send with backoff and delivers once the server recovers", async () => {
+    const flaky = await startPeer();
+    peers.push(flaky);
+    flaky.state.reject = true;
+    const { project } = await server.createProject({ config: standardConfig(flaky.port) });
+    const { id } = await queue(project.id, "cy@example.com");
+    const queuedAt = server.clock.now().getTime();
+    await worker.runOnce();
+
+    const failed = await outbox.find(id);
+    expect(failed).toMatchObject({ status: "queued", attempts: 1 });
+    expect(failed?.lastError).toContain("mailbox temporarily unavailable");
+    expect(failed?.nextAttemptAt.getTime()).toBe(queuedAt + retryDelayMs(1));
+    expect(retryDelayMs(1)).toBe(30_000);
+
+    await worker.runOnce(); // not due yet
+    expect((await outbox.find(id))?.attempts).toBe(1);
+
+    flaky.state.reject = false;
+    server.clock.advance(30_000);
+    await worker.runOnce();
+    expect(await outbox.find(id)).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+    expect(flaky.to("cy@example.com")).toHaveLength(1);
+  });
+
+  it("gives up 24 hours after queueing, retrying with capped exponential backoff until then", async () => {
+    const { project } = await server.createProject({ config: standardConfig(await freePort()) });
+    const { id } = await queue(project.id, "dee@example.com");
+    const deadline = server.clock.now().getTime() + RETRY_WINDOW_MS;
+    const delays: number[] = [];
+    let previous = server.clock.now().getTime();
+    for (let i = 0; i < 60; i++) {
+      await worker.runOnce();
+      const row = await outbox.find(id);
+      if (row?.status !== "queued") break;
+      expect(row.lastError).toMatch(/ECONNREFUSED|connect/i);
+      const next = row.nextAttemptAt.getTime();
+      expect(next).toBeLessThanOrEqual(deadline);
+      delays.push(next - previous);
+      server.clock.set(new Date(next));
+      previous = next;
+    }
+    const row = await outbox.find(id);
+    expect(row).toMatchObject({ status: "failed" });
+    expect(delays.slice(0, 8)).toEqual([30, 60, 120, 240, 480, 960, 1920, 3600].map((s) => s * 1000));
+    expect(server.clock.now().getTime()).toBe(deadline);
+    expect(row?.attempts).toBe(delays.length + 1);
+  });
+
+  it("picks up a claimed e-mail again when its lease runs out (a worker died mid-send)", async () => {
+    const { project } = await server.createProject();
+    const { id } = await queue(project.id, "eve@example.com");
+    const now = server.clock.now();
+    const claimed = await outbox.claimDue(now, new Date(now.getTime() + 60_000), 100);
+    expect(claimed.map((row) => row.id)).toContain(id);
+
+    await worker.runOnce();
+    expect(defaultPeer.to("eve@example.com")).toHaveLength(0);
+    server.clock.advance(60_000);
+    await worker.runOnce();
+    expect(defaultPeer.to("eve@example.com")).toHaveLength(1);
+    expect((await outbox.find(id))?.status).toBe("sent");
+  });
+
+  it("clears the bodies of sent e-mails after 7 days", async () => {
+    const { project } = await server.createProject();
+    const { id } = await queue(project.id, "fay@example.com");
+    await worker.runOnce();
+    server.clock.advance(7 * 24 * 3600 * 1000 - 1000);
+    await worker.runOnce();
+    expect((await outbox.find(id))?.html).not.toBeNull();
+    server.clock.advance(2 * 3600 * 1000);
+    await worker.runOnce();
+    expect(await outbox.find(id)).toMatchObject({ status: "sent", html: null, text: null });
+    expect((await outbox.find(id))?.subject).toBe("Verify your email at Acme <App>");
+  });
+
+  it("polls on its own after start() and stops cleanly", async () => {
+    const { project } = await server.createProject();
+    const polling = createEmailWorker({
+      db: server.deps.db,
+      clock: server.clock,
+      logger: server.deps.logger,
+      defaultSmtp: { host: "127.0.0.1", port: defaultPeer.port, senderName: "G", senderEmail: "g@gh.test" },
+      getProjectSmtp,
+      pollMs: 20,
+    });
+    polling.start();
+    const { id } = await queue(project.id, "poll@example.com");
+    await vi.waitFor(async () => expect((await outbox.find(id))?.status).toBe("sent"), { timeout: 5000 });
+    await polling.stop();
+    expect(defaultPeer.to("poll@example.com")).toHaveLength(1);
+  });
+});

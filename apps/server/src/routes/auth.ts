@@ -1,0 +1,43 @@
+// Password and anonymous sign-in routes (WIRE.md §4.1, §4.7): thin handlers over the sign-in services.
+import {
+  anonymousSignUpRoute,
+  KnownErrors,
+  passwordSignInRoute,
+  passwordSignUpRoute,
+} from "@gatehouse/contract";
+import type { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import type { Caller } from "../http/caller.ts";
+import type { IssuedSession } from "../services/sessions.ts";
+
+/** Routes bound with access types always have a project; this narrows the type for handlers. */
+export function projectOf(caller: Caller) {
+  if (caller.accessType === null) throw new Error("Access check let an unauthenticated caller through");
+  return caller.project;
+}
+
+const signInResponse = (issued: IssuedSession) => ({
+  access_token: issued.accessToken,
+  refresh_token: issued.refreshToken,
+  user_id: issued.user.id,
+});
+
+export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) =>
+    signInResponse(await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body)),
+  );
+
+  bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller }) =>
+    signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body)),
+  );
+
+  bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
+    const project = projectOf(caller);
+    if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
+    const issued = await deps.sessions.signInNew(project.id, (tx) =>
+      deps.users.create(tx, { projectId: project.id, isAnonymous: true }),
+    );
+    return signInResponse(issued);
+  });
+}

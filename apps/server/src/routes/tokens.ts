@@ -1,0 +1,60 @@
+// The OAuth token endpoint (WIRE.md §3.5). Client authentication is client_secret_post: the project id and a
+// publishable key (or the public-client sentinel where the project allows keyless clients).
+import { KnownErrors, tokenRoute } from "@gatehouse/contract";
+import type { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import { jsonResponse } from "../http/respond.ts";
+
+const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
+
+/** OAuth protocol errors are plain JSON, not known errors (the SDK does not know their codes). */
+const oauthError = (error: string, description: string) =>
+  jsonResponse(400, { error, error_description: description });
+
+const field = (body: Record<string, unknown> | undefined, name: string) => {
+  const value = body?.[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+
+export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  bindRoute(app, deps, tokenRoute, async ({ body }) => {
+    const grantType = field(body, "grant_type");
+    if (!grantType) return oauthError("invalid_request", "The grant_type parameter is missing.");
+    if (grantType !== "refresh_token" && grantType !== "authorization_code") {
+      return oauthError("unsupported_grant_type", `The grant type "${grantType}" is not supported.`);
+    }
+    const clientId = field(body, "client_id");
+    const projectId = clientId?.replace(/#main$/, "");
+    const project = projectId ? await deps.projects.find(projectId) : undefined;
+    const invalidClient = () =>
+      KnownErrors.INVALID_OAUTH_CLIENT_ID_OR_SECRET({ client_id: clientId ?? null });
+    if (!project) throw invalidClient();
+    const secret = field(body, "client_secret");
+    if (secret === undefined || secret === PUBLIC_CLIENT_SECRET) {
+      if (project.config.require_publishable_client_key) {
+        throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id: project.id });
+      }
+    } else if (!(await deps.apiKeys.isValid(project.id, "pck", secret))) {
+      throw invalidClient();
+    }
+    const scope = field(body, "scope");
+    if (scope !== undefined && scope !== "legacy") throw KnownErrors.INVALID_SCOPE({ scope });
+
+    if (grantType === "authorization_code") {
+      // Codes are issued by the OAuth callback; until a provider flow has issued one, every code is unknown.
+      throw KnownErrors.INVALID_AUTHORIZATION_CODE();
+    }
+    const refreshToken = field(body, "refresh_token");
+    if (!refreshToken) return oauthError("invalid_request", "The refresh_token parameter is missing.");
+    const { accessToken } = await deps.sessions.refresh(project.id, refreshToken);
+    const answer = {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: Math.floor(deps.accessTokenLifetimeMs / 1000),
+      scope: "legacy",
+      refresh_token: refreshToken,
+    };
+    return jsonResponse(200, answer, { pragma: "no-cache" });
+  });
+}

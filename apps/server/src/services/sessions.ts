@@ -1,0 +1,161 @@
+// Sessions and tokens (WIRE.md §3): a session holds the hash of its opaque refresh token; access tokens are ES256
+// JWTs minted from a session with exactly the claims of §3.1.
+import { randomUUID } from "node:crypto";
+import { KnownErrors } from "@gatehouse/contract";
+import type { Clock } from "../clock.ts";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomCrockford } from "../crypto/random.ts";
+import { type Db, inTransaction } from "../db/client.ts";
+import type { SessionsRepo } from "../db/sessions-repo.ts";
+import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { SigningKeyService } from "./signing-keys.ts";
+import { audienceOf } from "./users.ts";
+
+/** Sign-in sessions last a year (WIRE.md §3.3). */
+export const SIGN_IN_SESSION_MS = 365 * 24 * 3600 * 1000;
+
+const AUDIENCE_PATHS = {
+  default: { path: "projects", suffix: "" },
+  restricted: { path: "projects-restricted-users", suffix: ":restricted" },
+  anonymous: { path: "projects-anonymous-users", suffix: ":anon" },
+} as const;
+
+/** `iss` and `aud` of a token for this project and audience kind (WIRE.md §3.2). */
+export function tokenIssuerAndAudience(
+  baseUrl: string,
+  projectId: string,
+  audience: keyof typeof AUDIENCE_PATHS,
+) {
+  const { path, suffix } = AUDIENCE_PATHS[audience];
+  return { iss: `${baseUrl}/api/v1/${path}/${projectId}`, aud: `${projectId}${suffix}` };
+}
+
+export type IssuedSession = {
+  user: UserRecord;
+  sessionId: string;
+  refreshToken: string;
+  accessToken: string;
+};
+
+export function createSessionService(deps: {
+  db: Db;
+  repo: SessionsRepo;
+  users: UsersRepo;
+  signingKeys: SigningKeyService;
+  clock: Clock;
+  baseUrl: string;
+  accessTokenLifetimeMs: number;
+}) {
+  const { clock } = deps;
+
+  async function mintAccessToken(
+    user: UserRecord,
+    sessionId: string,
+    lifetimeMs = deps.accessTokenLifetimeMs,
+  ) {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const audience = audienceOf(user);
+    const restricted = audience !== "default";
+    return deps.signingKeys.sign(user.projectId, audience, {
+      ...tokenIssuerAndAudience(deps.baseUrl, user.projectId, audience),
+      iat: now,
+      exp: now + Math.floor(lifetimeMs / 1000),
+      sub: user.id,
+      project_id: user.projectId,
+      branch_id: "main",
+      refresh_token_id: sessionId,
+      role: "authenticated",
+      name: user.displayName,
+      email: user.primaryEmail?.value ?? null,
+      email_verified: user.primaryEmail?.isVerified ?? false,
+      selected_team_id: user.selectedTeamId,
+      signed_up_at: Math.floor(user.signedUpAt.getTime() / 1000),
+      is_anonymous: user.isAnonymous,
+      is_restricted: restricted,
+      restricted_reason: restricted
+        ? { type: user.isAnonymous ? "anonymous" : "restricted_by_administrator" }
+        : null,
+      requires_totp_mfa: user.sealedTotpSecret !== null,
+    });
+  }
+
+  return {
+    mintAccessToken,
+
+    /**
+     * Starts a session in the caller's transaction. The access token is minted by `issue` after the commit: minting
+     * reads the signing keys, which must not wait on an open transaction (PGlite has one connection).
+     */
+    async open(
+      tx: Db,
+      user: UserRecord,
+      options: { expiresInMs?: number; isImpersonation?: boolean } = {},
+    ): Promise<{ user: UserRecord; sessionId: string; refreshToken: string }> {
+      const sessionId = randomUUID();
+      const refreshToken = randomCrockford(45);
+      const now = clock.now();
+      await deps.repo.insert(tx, {
+        id: sessionId,
+        projectId: user.projectId,
+        userId: user.id,
+        refreshTokenHash: sha256Hex(refreshToken),
+        isImpersonation: options.isImpersonation ?? false,
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),
+      });
+      return { user, sessionId, refreshToken };
+    },
+
+    async issue(opened: {
+      user: UserRecord;
+      sessionId: string;
+      refreshToken: string;
+    }): Promise<IssuedSession> {
+      return { ...opened, accessToken: await mintAccessToken(opened.user, opened.sessionId) };
+    },
+
+    /** Creates the user with `insertUser` and its session in one transaction, then mints the tokens. */
+    async signInNew(projectId: string, insertUser: (tx: Db) => Promise<string>): Promise<IssuedSession> {
+      const opened = await inTransaction(deps.db, async (tx) => {
+        const userId = await insertUser(tx);
+        const user = await deps.users.find(projectId, userId, tx);
+        if (!user) throw new Error("User vanished inside its own transaction");
+        return this.open(tx, user);
+      });
+      return this.issue(opened);
+    },
+
+    /**
+     * Mints a new access token for a refresh token. Valid while the session exists, has not expired and its user
+     * exists (the user's deletion deletes the session). Records the use on the session and the user.
+     */
+    async refresh(
+      projectId: string,
+      refreshToken: string,
+    ): Promise<{ accessToken: string; user: UserRecord }> {
+      const session = await deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      const now = clock.now();
+      if (!session || session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      const user = await deps.users.find(projectId, session.userId);
+      if (!user) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      await inTransaction(deps.db, async (tx) => {
+        await deps.repo.touch(tx, session.id, now);
+        await deps.users.update(tx, user.id, { lastActiveAt: now });
+      });
+      return { accessToken: await mintAccessToken(user, session.id), user };
+    },
+
+    list: (projectId: string, userId: string) => deps.repo.listForUser(projectId, userId),
+
+    /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */
+    async endByRefreshToken(projectId: string, userId: string, refreshToken: string): Promise<void> {
+      const session = await deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      if (session?.userId === userId) await this.end(session.id);
+    },
+    find: (projectId: string, sessionId: string) => deps.repo.find(projectId, sessionId),
+    end: (sessionId: string) => inTransaction(deps.db, (tx) => deps.repo.delete(tx, sessionId)),
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
