@@ -9,6 +9,7 @@ import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
 import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
 import { registerAuthRoutes } from "./routes/auth.ts";
+import { registerCodeRoutes } from "./routes/codes.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
@@ -68,6 +69,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerAuthRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerCodeRoutes(app, deps);
 
   app.notFound((c) => {
     const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);

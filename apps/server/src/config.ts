@@ -1,5 +1,6 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
 import { z } from "zod";
+import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
@@ -20,6 +21,7 @@ const envSchema = z.object({
   GATEHOUSE_DATA_DIR: z.string().min(1).default(".gatehouse"),
   GATEHOUSE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   GATEHOUSE_BASE_URL: z.url().optional(),
+  GATEHOUSE_SMTP_URL: z.string().optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -48,12 +50,22 @@ export type Config = {
   dataDir: string;
   /** Given by the operator; otherwise generated on first start and kept in `dataDir`. */
   secret: string | undefined;
+  /** The instance's SMTP server (`smtp://user:pass@host:587?from=…`); unset keeps e-mails in the dev inbox. */
+  smtp: SmtpSettings | undefined;
   /** Development mode adds error text to 500 answers; never on in production. */
   development: boolean;
   seed: SeedSettings;
 };
 
 export class ConfigError extends Error {}
+
+function smtpSettings(url: string): SmtpSettings {
+  try {
+    return parseSmtpUrl(url);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  GATEHOUSE_SMTP_URL: ${(error as Error).message}`);
+  }
+}
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -68,6 +80,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.GATEHOUSE_DATA_DIR,
     secret: e.GATEHOUSE_SECRET,
+    smtp: e.GATEHOUSE_SMTP_URL ? smtpSettings(e.GATEHOUSE_SMTP_URL) : undefined,
     development: e.NODE_ENV === "development",
     seed: {
       publishableClientKey: e.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY,

@@ -8,13 +8,20 @@ import { createProjectsRepo } from "./db/projects-repo.ts";
 import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
+import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
+import { createEmailOutbox } from "./email/outbox.ts";
+import { createEmailWorker } from "./email/worker.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
+import { createEmailVerification } from "./services/email-verification.ts";
+import { createEmailService } from "./services/emails.ts";
+import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createProjectService } from "./services/projects.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
 import { createUserService } from "./services/users.ts";
+import { createVerificationCodeService } from "./services/verification-codes.ts";
 
 /** Access tokens live 10 minutes by default (WIRE.md §3.1). */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_MS = 10 * 60 * 1000;
@@ -29,6 +36,8 @@ export type DepsOptions = {
   logger?: Logger;
   accessTokenLifetimeMs?: number;
   hasher?: PasswordHasher;
+  /** The instance's SMTP server for projects on the shared e-mail config; none keeps e-mails as a dev inbox. */
+  defaultSmtp?: SmtpSettings;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -55,11 +64,26 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
   });
   const hasher = options.hasher ?? createPasswordHasher();
+  const codes = createVerificationCodeService({ db, clock });
+  const outbox = createEmailOutbox({ db, clock });
+  const emails = createEmailService({ outbox });
+  const emailVerification = createEmailVerification({ codes, emails, usersRepo });
+  const logger = options.logger ?? createLogger();
+  const emailWorker = createEmailWorker({
+    db,
+    clock,
+    logger,
+    defaultSmtp: options.defaultSmtp,
+    getProjectSmtp: async (projectId) => {
+      const project = await projectsRepo.find(projectId);
+      return project && smtpFromEmailConfig(project.config.email_config);
+    },
+  });
   return {
     database,
     db,
     clock,
-    logger: options.logger ?? createLogger(),
+    logger,
     baseUrl: options.baseUrl,
     development: options.development ?? false,
     accessTokenLifetimeMs,
@@ -71,7 +95,22 @@ export function createDeps(options: DepsOptions) {
     users,
     sessions,
     hasher,
-    passwordAuth: createPasswordAuth({ db, hasher, users, usersRepo, sessions }),
+    codes,
+    outbox,
+    emails,
+    emailVerification,
+    emailWorker,
+    passwordAuth: createPasswordAuth({
+      db,
+      hasher,
+      users,
+      usersRepo,
+      sessions,
+      codes,
+      emails,
+      emailVerification,
+    }),
+    otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, sessions }),
   };
 }
 

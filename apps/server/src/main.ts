@@ -49,9 +49,17 @@ async function main(): Promise<void> {
     baseUrl: config.baseUrl,
     development: config.development,
     logger,
+    defaultSmtp: config.smtp,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");
+
+  deps.emailWorker.start();
+  logger.info(
+    config.smtp
+      ? "e-mail: delivering through SMTP"
+      : "e-mail: no SMTP server, e-mails are kept in the development inbox (GET /api/v1/internal/emails)",
+  );
 
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port }, () => {
@@ -84,6 +92,7 @@ async function main(): Promise<void> {
     logger.info("shutting down", { signal });
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets would hold it open.
     server.close(async () => {
+      await deps.emailWorker.stop();
       await database.close();
       releaseLock();
       logger.info("stopped");

@@ -58,8 +58,13 @@ export function createUsersRepo(db: Db) {
 
     /** The user who signs in with this address (an auth-enabled channel), matched case-insensitively. */
     async findByAuthEmail(projectId: string, email: string, executor: Db = db) {
-      const [row] = await executor
-        .select({ userId: contactChannels.userId })
+      return (await this.findAuthChannel(projectId, email, executor))?.user;
+    },
+
+    /** The auth-enabled channel of this address and its user. */
+    async findAuthChannel(projectId: string, email: string, executor: Db = db) {
+      const [channel] = await executor
+        .select()
         .from(contactChannels)
         .where(
           and(
@@ -69,7 +74,22 @@ export function createUsersRepo(db: Db) {
             eq(contactChannels.usedForAuth, true),
           ),
         );
-      return row ? this.find(projectId, row.userId, executor) : undefined;
+      if (!channel) return undefined;
+      const user = await this.find(projectId, channel.userId, executor);
+      return user && { channel, user };
+    },
+
+    /** A user's channel for this address, whether or not it is used for sign-in. */
+    async findChannel(executor: Db, userId: string, email: string): Promise<ChannelRow | undefined> {
+      const [channel] = await executor
+        .select()
+        .from(contactChannels)
+        .where(and(eq(contactChannels.userId, userId), eq(contactChannels.normalized, email.toLowerCase())));
+      return channel;
+    },
+
+    async markChannelVerified(tx: Db, channelId: string): Promise<void> {
+      await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channelId));
     },
 
     async insert(tx: Db, row: typeof users.$inferInsert): Promise<void> {

@@ -5,10 +5,13 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { EmailVerification } from "./email-verification.ts";
+import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";
 import type { SessionService } from "./sessions.ts";
 import { assertTrustedUrl } from "./trusted-urls.ts";
 import type { UserService } from "./users.ts";
+import type { VerificationCodeService } from "./verification-codes.ts";
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
@@ -26,6 +29,9 @@ export function createPasswordAuth(deps: {
   users: UserService;
   usersRepo: UsersRepo;
   sessions: SessionService;
+  codes: VerificationCodeService;
+  emails: EmailService;
+  emailVerification: EmailVerification;
 }) {
   const emailTaken = (email: string) =>
     KnownErrors.USER_EMAIL_ALREADY_EXISTS({ email, would_work_if_email_was_verified: false });
@@ -44,21 +50,36 @@ export function createPasswordAuth(deps: {
       const passwordHash = await deps.hasher.hash(input.password);
       if (await deps.usersRepo.findByAuthEmail(project.id, input.email)) throw emailTaken(input.email);
       const email = { value: input.email, verified: false, usedForAuth: true };
+      const callbackUrl = input.verification_callback_url;
+      const sendVerification = async (tx: Db, userId: string) => {
+        if (callbackUrl) {
+          await deps.emailVerification.send(
+            tx,
+            project,
+            { id: userId, displayName: null },
+            input.email,
+            callbackUrl,
+          );
+        }
+      };
       try {
         if (caller?.isAnonymous) {
           // An anonymous caller becomes this user: same id, so its data stays attached.
           const opened = await inTransaction(deps.db, async (tx) => {
             await deps.usersRepo.update(tx, caller.id, { isAnonymous: false, passwordHash });
             await deps.users.addPrimaryEmail(tx, project.id, caller.id, email);
+            await sendVerification(tx, caller.id);
             const user = await deps.usersRepo.find(project.id, caller.id, tx);
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
             return deps.sessions.open(tx, user);
           });
           return await deps.sessions.issue(opened);
         }
-        return await deps.sessions.signInNew(project.id, (tx) =>
-          deps.users.create(tx, { projectId: project.id, email, passwordHash }),
-        );
+        return await deps.sessions.signInNew(project.id, async (tx) => {
+          const userId = await deps.users.create(tx, { projectId: project.id, email, passwordHash });
+          await sendVerification(tx, userId);
+          return userId;
+        });
       } catch (error) {
         // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.
         if (isUniqueViolation(error)) throw emailTaken(input.email);
@@ -83,6 +104,55 @@ export function createPasswordAuth(deps: {
         return deps.sessions.open(tx, user);
       });
       return deps.sessions.issue(opened);
+    },
+
+    /**
+     * Queues a reset e-mail when a user with a password signs in with this address. Both paths write a code, so
+     * the answer and the work before it are the same whether or not the address has an account.
+     */
+    async sendResetCode(project: Project, input: { email: string; callback_url: string }) {
+      if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
+      assertTrustedUrl(project.config, input.callback_url);
+      const user = await deps.usersRepo.findByAuthEmail(project.id, input.email);
+      const target = user?.passwordHash ? user : undefined;
+      await inTransaction(deps.db, async (tx) => {
+        const { link } = await deps.codes.create(tx, {
+          projectId: project.id,
+          purpose: "password_reset",
+          data: { user_id: target?.id ?? null, email: input.email },
+          callbackUrl: input.callback_url,
+        });
+        if (!target) return;
+        await deps.emails.queue(tx, project, {
+          to: input.email,
+          type: "password_reset",
+          userDisplayName: target.displayName,
+          variables: { passwordResetLink: link ?? input.callback_url },
+        });
+      });
+      return { success: "maybe, only if user with e-mail exists" as const };
+    },
+
+    async checkResetCode(project: Project, code: string) {
+      if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
+      const row = await deps.codes.check({ projectId: project.id, purpose: "password_reset", code });
+      // A code written for an address without an account (see sendResetCode) was never e-mailed to anyone.
+      if (!row.data.user_id) throw KnownErrors.VERIFICATION_CODE_NOT_FOUND();
+    },
+
+    /** Sets the new password and ends every session of the user ([GF]: whoever had the old one is signed out). */
+    async resetPassword(project: Project, code: string, password: string) {
+      if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
+      assertPasswordLength(password);
+      const passwordHash = await deps.hasher.hash(password);
+      await deps.codes.use({ projectId: project.id, purpose: "password_reset", code }, async (tx, row) => {
+        const userId = row.data.user_id;
+        if (typeof userId !== "string" || !(await deps.usersRepo.find(project.id, userId, tx))) {
+          throw KnownErrors.VERIFICATION_CODE_NOT_FOUND();
+        }
+        await deps.usersRepo.update(tx, userId, { passwordHash });
+        await deps.sessions.endAllForUser(tx, userId);
+      });
     },
   };
 }

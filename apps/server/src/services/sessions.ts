@@ -146,6 +146,9 @@ export function createSessionService(deps: {
       return { accessToken: await mintAccessToken(user, session.id), user };
     },
 
+    /** Ends every session of the user, or all but `keep`, in the caller's transaction. */
+    endAllForUser: (tx: Db, userId: string, keep?: string) => deps.repo.deleteForUser(tx, userId, keep),
+
     list: (projectId: string, userId: string) => deps.repo.listForUser(projectId, userId),
 
     /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */

@@ -10,11 +10,24 @@ import {
   refreshCurrentSessionRoute,
   tokenRoute,
 } from "./auth.ts";
+import {
+  checkResetCodeRoute,
+  checkSignInCodeRoute,
+  checkVerifyEmailCodeRoute,
+  listEmailsRoute,
+  otpSignInRoute,
+  resetPasswordRoute,
+  sendPrimaryVerificationCodeRoute,
+  sendResetCodeRoute,
+  sendSignInCodeRoute,
+  verifyEmailRoute,
+} from "./codes.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { anonymousJwksRoute, getCurrentProjectRoute, jwksRoute, restrictedJwksRoute } from "./projects.ts";
 import { getCurrentUserRoute } from "./users.ts";
 
 export * from "./auth.ts";
+export * from "./codes.ts";
 export * from "./meta.ts";
 export * from "./projects.ts";
 export * from "./users.ts";
@@ -39,4 +52,14 @@ export const allRoutes = [
   endSessionRoute,
   refreshCurrentSessionRoute,
   getCurrentUserRoute,
+  sendResetCodeRoute,
+  checkResetCodeRoute,
+  resetPasswordRoute,
+  sendSignInCodeRoute,
+  otpSignInRoute,
+  checkSignInCodeRoute,
+  verifyEmailRoute,
+  checkVerifyEmailCodeRoute,
+  sendPrimaryVerificationCodeRoute,
+  listEmailsRoute,
 ] as const;

@@ -1,0 +1,106 @@
+// One-time-code and magic-link sign-in (WIRE.md §4.2): one e-mailed code works both as a link and as the six
+// characters a user types, and signs in an existing user or creates one with a verified e-mail.
+import { KnownErrors } from "@gatehouse/contract";
+import { type Db, inTransaction } from "../db/client.ts";
+import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import { TextError } from "../http/text-error.ts";
+import type { EmailService } from "./emails.ts";
+import type { Project } from "./projects.ts";
+import type { SessionService } from "./sessions.ts";
+import { assertTrustedUrl } from "./trusted-urls.ts";
+import type { UserService } from "./users.ts";
+import { otpOf, type VerificationCodeService } from "./verification-codes.ts";
+
+function assertEnabled(project: Project): void {
+  if (!project.config.magic_link_enabled)
+    throw new TextError(403, "OTP sign-in is not enabled for this project");
+}
+
+export function createOtpAuth(deps: {
+  db: Db;
+  codes: VerificationCodeService;
+  emails: EmailService;
+  users: UserService;
+  usersRepo: UsersRepo;
+  sessions: SessionService;
+}) {
+  return {
+    async sendSignInCode(project: Project, input: { email: string; callback_url: string }) {
+      assertEnabled(project);
+      assertTrustedUrl(project.config, input.callback_url);
+      const found = await deps.usersRepo.findAuthChannel(project.id, input.email);
+      if (found && !found.channel.isVerified) {
+        throw KnownErrors.USER_EMAIL_ALREADY_EXISTS({
+          email: input.email,
+          would_work_if_email_was_verified: true,
+        });
+      }
+      if (!found && !project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
+      return inTransaction(deps.db, async (tx) => {
+        if (found && !found.user.otpAuthEnabled)
+          await deps.usersRepo.update(tx, found.user.id, { otpAuthEnabled: true });
+        const { code, nonce, link } = await deps.codes.create(tx, {
+          projectId: project.id,
+          purpose: "sign_in",
+          data: { email: input.email },
+          callbackUrl: input.callback_url,
+        });
+        await deps.emails.queue(tx, project, {
+          to: input.email,
+          type: "magic_link",
+          userDisplayName: found?.user.displayName,
+          variables: { magicLink: link ?? input.callback_url, otp: otpOf(code) },
+        });
+        return { nonce };
+      });
+    },
+
+    check(project: Project, code: string) {
+      assertEnabled(project);
+      return deps.codes.check({ projectId: project.id, purpose: "sign_in", code });
+    },
+
+    async signIn(project: Project, caller: UserRecord | null, code: string) {
+      assertEnabled(project);
+      const opened = await deps.codes.use(
+        { projectId: project.id, purpose: "sign_in", code },
+        async (tx, row) => {
+          const email = String(row.data.email);
+          const found = await deps.usersRepo.findAuthChannel(project.id, email, tx);
+          if (found) {
+            // Receiving the code proves the address.
+            await deps.usersRepo.markChannelVerified(tx, found.channel.id);
+            const user = await deps.usersRepo.find(project.id, found.user.id, tx);
+            return { isNewUser: false, ...(await deps.sessions.open(tx, user ?? found.user)) };
+          }
+          if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
+          const primary = { value: email, verified: true, usedForAuth: true };
+          let userId: string;
+          if (caller?.isAnonymous) {
+            userId = caller.id;
+            await deps.usersRepo.update(tx, userId, { isAnonymous: false, otpAuthEnabled: true });
+            await deps.users.addPrimaryEmail(tx, project.id, userId, primary);
+          } else {
+            userId = await deps.users.create(tx, {
+              projectId: project.id,
+              email: primary,
+              otpAuthEnabled: true,
+            });
+          }
+          const user = await deps.usersRepo.find(project.id, userId, tx);
+          if (!user) throw new Error("New user vanished inside its own transaction");
+          return { isNewUser: true, ...(await deps.sessions.open(tx, user)) };
+        },
+      );
+      const issued = await deps.sessions.issue(opened);
+      return {
+        access_token: issued.accessToken,
+        refresh_token: issued.refreshToken,
+        user_id: issued.user.id,
+        is_new_user: opened.isNewUser,
+      };
+    },
+  };
+}
+
+export type OtpAuth = ReturnType<typeof createOtpAuth>;
