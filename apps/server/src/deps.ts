@@ -20,6 +20,7 @@ import { createPasswordAuth } from "./services/password-auth.ts";
 import { createProjectService } from "./services/projects.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
+import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 
@@ -109,6 +110,12 @@ export function createDeps(options: DepsOptions) {
       codes,
       emails,
       emailVerification,
+    }),
+    userUpdates: createUserUpdates({
+      db,
+      repo: usersRepo,
+      clock,
+      totpBox: createSecretBox(options.secret, "totp"),
     }),
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, sessions }),
   };

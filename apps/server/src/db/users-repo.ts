@@ -88,6 +88,15 @@ export function createUsersRepo(db: Db) {
       return channel;
     },
 
+    async updateChannel(tx: Db, channelId: string, changes: Partial<ChannelRow>): Promise<void> {
+      await tx.update(contactChannels).set(changes).where(eq(contactChannels.id, channelId));
+    },
+
+    async delete(tx: Db, userId: string): Promise<void> {
+      // Sessions and contact channels go with the user (ON DELETE CASCADE).
+      await tx.delete(users).where(eq(users.id, userId));
+    },
+
     async markChannelVerified(tx: Db, channelId: string): Promise<void> {
       await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channelId));
     },

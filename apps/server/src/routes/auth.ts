@@ -4,17 +4,26 @@ import {
   KnownErrors,
   passwordSignInRoute,
   passwordSignUpRoute,
+  setPasswordRoute,
+  updatePasswordRoute,
 } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
-import type { Caller } from "../http/caller.ts";
+import type { Caller, TokenUser } from "../http/caller.ts";
+import { readGatehouseHeaders } from "../http/headers.ts";
 import type { IssuedSession } from "../services/sessions.ts";
 
 /** Routes bound with access types always have a project; this narrows the type for handlers. */
 export function projectOf(caller: Caller) {
   if (caller.accessType === null) throw new Error("Access check let an unauthenticated caller through");
   return caller.project;
+}
+
+/** Routes declared `user: "required"` always have a user here. */
+export function userOf(caller: Caller): TokenUser {
+  if (!caller.user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+  return caller.user;
 }
 
 const signInResponse = (issued: IssuedSession) => ({
@@ -39,5 +48,22 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
       deps.users.create(tx, { projectId: project.id, isAnonymous: true }),
     );
     return signInResponse(issued);
+  });
+
+  bindRoute(app, deps, updatePasswordRoute, async ({ body }, { caller, request }) => {
+    const user = userOf(caller);
+    // The session to keep: the one whose refresh token came with the request, else the access token's.
+    const refreshToken = readGatehouseHeaders(request.headers).get("refresh-token");
+    const byRefresh = refreshToken
+      ? await deps.sessions.findByRefreshToken(user.record.projectId, refreshToken)
+      : undefined;
+    const keep = byRefresh?.userId === user.id ? byRefresh.id : user.sessionId;
+    await deps.passwordAuth.updatePassword(user.record, keep, body);
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, setPasswordRoute, async ({ body }, { caller }) => {
+    await deps.passwordAuth.setPassword(projectOf(caller), userOf(caller).record, body.password);
+    return { success: true as const };
   });
 }

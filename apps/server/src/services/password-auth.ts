@@ -5,6 +5,7 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import { TextError } from "../http/text-error.ts";
 import type { EmailVerification } from "./email-verification.ts";
 import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";
@@ -104,6 +105,35 @@ export function createPasswordAuth(deps: {
         return deps.sessions.open(tx, user);
       });
       return deps.sessions.issue(opened);
+    },
+
+    /**
+     * Changes the password and signs out every other session: the one kept is the session of the refresh token
+     * sent with the request, or else the session of the access token.
+     */
+    async updatePassword(
+      user: UserRecord,
+      keepSessionId: string,
+      input: { old_password: string; new_password: string },
+    ) {
+      if (!user.passwordHash) throw KnownErrors.USER_DOES_NOT_HAVE_PASSWORD();
+      assertPasswordLength(input.new_password);
+      if (!(await deps.hasher.verify(user.passwordHash, input.old_password))) {
+        throw KnownErrors.PASSWORD_CONFIRMATION_MISMATCH();
+      }
+      const passwordHash = await deps.hasher.hash(input.new_password);
+      await inTransaction(deps.db, async (tx) => {
+        await deps.usersRepo.update(tx, user.id, { passwordHash });
+        await deps.sessions.endAllForUser(tx, user.id, keepSessionId);
+      });
+    },
+
+    async setPassword(project: Project, user: UserRecord, password: string) {
+      if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
+      if (user.passwordHash) throw new TextError(400, "User already has a password set.");
+      assertPasswordLength(password);
+      const passwordHash = await deps.hasher.hash(password);
+      await inTransaction(deps.db, (tx) => deps.usersRepo.update(tx, user.id, { passwordHash }));
     },
 
     /**

@@ -151,6 +151,9 @@ export function createSessionService(deps: {
 
     list: (projectId: string, userId: string) => deps.repo.listForUser(projectId, userId),
 
+    findByRefreshToken: (projectId: string, refreshToken: string) =>
+      deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken)),
+
     /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */
     async endByRefreshToken(projectId: string, userId: string, refreshToken: string): Promise<void> {
       const session = await deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken));

@@ -132,3 +132,25 @@ export const refreshCurrentSessionRoute = defineRoute({
     schema: z.object({ access_token: z.string(), refresh_token: z.string().optional() }),
   },
 });
+
+export const updatePasswordRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/password/update",
+  access: ANY_ACCESS,
+  user: "required",
+  summary: "Changes the password and ends every other session of the user",
+  tag: "Auth: password",
+  body: z.strictObject({ old_password: passwordSchema, new_password: passwordSchema }),
+  response: { status: 200, kind: "json", schema: successSchema },
+});
+
+export const setPasswordRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/password/set",
+  access: ANY_ACCESS,
+  user: "required",
+  summary: "Sets a password for a user who has none",
+  tag: "Auth: password",
+  body: z.strictObject({ password: passwordSchema }),
+  response: { status: 200, kind: "json", schema: successSchema },
+});

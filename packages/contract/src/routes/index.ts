@@ -8,7 +8,9 @@ import {
   passwordSignInRoute,
   passwordSignUpRoute,
   refreshCurrentSessionRoute,
+  setPasswordRoute,
   tokenRoute,
+  updatePasswordRoute,
 } from "./auth.ts";
 import {
   checkResetCodeRoute,
@@ -24,7 +26,7 @@ import {
 } from "./codes.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { anonymousJwksRoute, getCurrentProjectRoute, jwksRoute, restrictedJwksRoute } from "./projects.ts";
-import { getCurrentUserRoute } from "./users.ts";
+import { deleteCurrentUserRoute, getCurrentUserRoute, updateCurrentUserRoute } from "./users.ts";
 
 export * from "./auth.ts";
 export * from "./codes.ts";
@@ -52,6 +54,10 @@ export const allRoutes = [
   endSessionRoute,
   refreshCurrentSessionRoute,
   getCurrentUserRoute,
+  updateCurrentUserRoute,
+  deleteCurrentUserRoute,
+  updatePasswordRoute,
+  setPasswordRoute,
   sendResetCodeRoute,
   checkResetCodeRoute,
   resetPasswordRoute,
