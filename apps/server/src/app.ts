@@ -40,6 +40,19 @@ function finish(res: Response, request: Request, requestId: string): Response {
   return res;
 }
 
+/**
+ * The caller's IP: the socket's address, or behind a trusted reverse proxy the first X-Forwarded-For entry. The
+ * header is ignored otherwise, since any client can send it to dodge per-IP limits.
+ */
+function clientIp(request: Request, env: unknown, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "unknown";
+}
+
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -61,6 +74,12 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       ms: Math.round((performance.now() - started) * 10) / 10,
       request_id: requestId,
     });
+  });
+
+  app.use(async (c, next) => {
+    c.set("clientIp", clientIp(c.req.raw, c.env, deps.trustProxy));
+    if (c.req.path.startsWith("/api/v1")) await deps.rateLimits.hit("ip", c.get("clientIp"));
+    await next();
   });
 
   registerMetaRoutes(app, deps);

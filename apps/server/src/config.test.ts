@@ -26,7 +26,19 @@ describe("loadConfig defaults", () => {
       databaseUrl: undefined,
       dataDir: ".gatehouse",
       secret: undefined,
+      smtp: undefined,
       development: false,
+      trustProxy: false,
+      rateLimits: {
+        enabled: true,
+        limits: {
+          ip: undefined,
+          sign_in_email_ip: undefined,
+          sign_in_email: undefined,
+          email_send: undefined,
+          code_ip: undefined,
+        },
+      },
       seed: {
         publishableClientKey: undefined,
         secretServerKey: undefined,
@@ -195,5 +207,33 @@ describe("seed settings", () => {
     expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: " , " }).seed.oauthProviders).toEqual(
       [],
     );
+  });
+});
+
+describe("rate limits and SMTP settings", () => {
+  it("turns limits off, overrides one bucket, and trusts a proxy only when told", () => {
+    const config = loadConfig({
+      GATEHOUSE_RATE_LIMITS: "off",
+      GATEHOUSE_RATE_LIMIT_EMAIL_SEND: "20",
+      GATEHOUSE_TRUST_PROXY: "true",
+    });
+    expect(config.rateLimits.enabled).toBe(false);
+    expect(config.rateLimits.limits?.email_send).toBe(20);
+    expect(config.trustProxy).toBe(true);
+    expect(() => loadConfig({ GATEHOUSE_RATE_LIMITS: "maybe" })).toThrow(/GATEHOUSE_RATE_LIMITS/);
+    expect(() => loadConfig({ GATEHOUSE_RATE_LIMIT_IP: "0" })).toThrow(/GATEHOUSE_RATE_LIMIT_IP/);
+  });
+
+  it("parses the SMTP URL and names it when it is invalid", () => {
+    const config = loadConfig({
+      GATEHOUSE_SMTP_URL: "smtp://mailer:secret@mail.example.com:587?from=Acme%20%3Cno-reply%40acme.test%3E",
+    });
+    expect(config.smtp).toMatchObject({
+      host: "mail.example.com",
+      port: 587,
+      username: "mailer",
+      password: "secret",
+    });
+    expect(() => loadConfig({ GATEHOUSE_SMTP_URL: "http://nope" })).toThrow(/GATEHOUSE_SMTP_URL/);
   });
 });

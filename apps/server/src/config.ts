@@ -1,6 +1,7 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
+import type { RateLimitSettings } from "./services/rate-limits.ts";
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
@@ -22,6 +23,13 @@ const envSchema = z.object({
   GATEHOUSE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   GATEHOUSE_BASE_URL: z.url().optional(),
   GATEHOUSE_SMTP_URL: z.string().optional(),
+  GATEHOUSE_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  GATEHOUSE_TRUST_PROXY: booleanFlag.default(false),
+  GATEHOUSE_RATE_LIMIT_IP: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL_IP: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_RATE_LIMIT_EMAIL_SEND: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_RATE_LIMIT_CODE_IP: z.coerce.number().int().min(1).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -52,6 +60,9 @@ export type Config = {
   secret: string | undefined;
   /** The instance's SMTP server (`smtp://user:pass@host:587?from=…`); unset keeps e-mails in the dev inbox. */
   smtp: SmtpSettings | undefined;
+  rateLimits: RateLimitSettings;
+  /** Behind a reverse proxy: take the client IP from the first X-Forwarded-For address. */
+  trustProxy: boolean;
   /** Development mode adds error text to 500 answers; never on in production. */
   development: boolean;
   seed: SeedSettings;
@@ -82,6 +93,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     secret: e.GATEHOUSE_SECRET,
     smtp: e.GATEHOUSE_SMTP_URL ? smtpSettings(e.GATEHOUSE_SMTP_URL) : undefined,
     development: e.NODE_ENV === "development",
+    trustProxy: e.GATEHOUSE_TRUST_PROXY,
+    rateLimits: {
+      enabled: e.GATEHOUSE_RATE_LIMITS === "on",
+      limits: {
+        ip: e.GATEHOUSE_RATE_LIMIT_IP,
+        sign_in_email_ip: e.GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL_IP,
+        sign_in_email: e.GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL,
+        email_send: e.GATEHOUSE_RATE_LIMIT_EMAIL_SEND,
+        code_ip: e.GATEHOUSE_RATE_LIMIT_CODE_IP,
+      },
+    },
     seed: {
       publishableClientKey: e.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY,
       secretServerKey: e.STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY,

@@ -5,6 +5,7 @@ import { createSecretBox } from "./crypto/secret-box.ts";
 import { createApiKeysRepo } from "./db/api-keys-repo.ts";
 import type { Database } from "./db/client.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
+import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
 import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
@@ -18,6 +19,7 @@ import { createEmailService } from "./services/emails.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createProjectService } from "./services/projects.ts";
+import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
 import { createUserUpdates } from "./services/user-updates.ts";
@@ -39,6 +41,8 @@ export type DepsOptions = {
   hasher?: PasswordHasher;
   /** The instance's SMTP server for projects on the shared e-mail config; none keeps e-mails as a dev inbox. */
   defaultSmtp?: SmtpSettings;
+  rateLimits?: RateLimitSettings;
+  trustProxy?: boolean;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -65,6 +69,11 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
   });
   const hasher = options.hasher ?? createPasswordHasher();
+  const rateLimits = createRateLimiter({
+    repo: createRateLimitsRepo(db),
+    clock,
+    settings: options.rateLimits ?? { enabled: true },
+  });
   const codes = createVerificationCodeService({ db, clock });
   const outbox = createEmailOutbox({ db, clock });
   const emails = createEmailService({ outbox });
@@ -96,6 +105,8 @@ export function createDeps(options: DepsOptions) {
     users,
     sessions,
     hasher,
+    rateLimits,
+    trustProxy: options.trustProxy ?? false,
     codes,
     outbox,
     emails,
@@ -110,6 +121,7 @@ export function createDeps(options: DepsOptions) {
       codes,
       emails,
       emailVerification,
+      rateLimits,
     }),
     userUpdates: createUserUpdates({
       db,
@@ -117,7 +129,7 @@ export function createDeps(options: DepsOptions) {
       clock,
       totpBox: createSecretBox(options.secret, "totp"),
     }),
-    otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, sessions }),
+    otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, sessions, rateLimits }),
   };
 }
 

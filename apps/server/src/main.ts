@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     development: config.development,
     logger,
     defaultSmtp: config.smtp,
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");

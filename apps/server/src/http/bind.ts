@@ -10,9 +10,15 @@ import { readGatehouseHeaders } from "./headers.ts";
 import { jsonResponse } from "./respond.ts";
 import { schemaError, type ValidationProblem, validatePart } from "./validate.ts";
 
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = { Variables: { requestId: string; clientIp: string } };
 
-export type HandlerContext = { deps: Deps; caller: Caller; request: Request; requestId: string };
+export type HandlerContext = {
+  deps: Deps;
+  caller: Caller;
+  request: Request;
+  requestId: string;
+  clientIp: string;
+};
 
 export type Handler<R extends RouteDefinition> = (
   input: RouteInput<R>,
@@ -92,7 +98,13 @@ export function bindRoute<R extends RouteDefinition>(
     const input = validateInput(c, route, body);
     resolveMe(input, caller);
     if (route.user === "required" && !caller.user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
-    const ctx = { deps, caller, request: c.req.raw, requestId: c.get("requestId") };
+    const ctx = {
+      deps,
+      caller,
+      request: c.req.raw,
+      requestId: c.get("requestId"),
+      clientIp: c.get("clientIp"),
+    };
     const output = await handler(input as RouteInput<R>, ctx);
     if (output instanceof Response) return output;
     if (route.response.kind !== "json")

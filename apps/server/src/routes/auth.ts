@@ -37,8 +37,8 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
     signInResponse(await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body)),
   );
 
-  bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller }) =>
-    signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body)),
+  bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) =>
+    signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp)),
   );
 
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {

@@ -21,17 +21,22 @@ import { assertTrustedUrl } from "../services/trusted-urls.ts";
 import { projectOf } from "./auth.ts";
 
 const valid = { is_code_valid: true as const };
+
+/** Every submission of a code counts against the caller's IP, whatever the flow (WIRE.md §1.10). */
+const countSubmission = (deps: Deps, clientIp: string) => deps.rateLimits.hit("code_ip", clientIp);
 const success = { success: true as const };
 
 export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, sendResetCodeRoute, async ({ body }, { caller }) =>
     deps.passwordAuth.sendResetCode(projectOf(caller), body),
   );
-  bindRoute(app, deps, checkResetCodeRoute, async ({ body }, { caller }) => {
+  bindRoute(app, deps, checkResetCodeRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
     await deps.passwordAuth.checkResetCode(projectOf(caller), body.code);
     return valid;
   });
-  bindRoute(app, deps, resetPasswordRoute, async ({ body }, { caller }) => {
+  bindRoute(app, deps, resetPasswordRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
     await deps.passwordAuth.resetPassword(projectOf(caller), body.code, body.password);
     return success;
   });
@@ -39,19 +44,23 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller }) =>
     deps.otpAuth.sendSignInCode(projectOf(caller), body),
   );
-  bindRoute(app, deps, checkSignInCodeRoute, async ({ body }, { caller }) => {
+  bindRoute(app, deps, checkSignInCodeRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
     await deps.otpAuth.check(projectOf(caller), body.code);
     return valid;
   });
-  bindRoute(app, deps, otpSignInRoute, async ({ body }, { caller }) =>
-    deps.otpAuth.signIn(projectOf(caller), caller.user?.record ?? null, body.code),
-  );
+  bindRoute(app, deps, otpSignInRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
+    return deps.otpAuth.signIn(projectOf(caller), caller.user?.record ?? null, body.code);
+  });
 
-  bindRoute(app, deps, verifyEmailRoute, async ({ body }, { caller }) => {
+  bindRoute(app, deps, verifyEmailRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
     await deps.emailVerification.verify(projectOf(caller).id, body.code);
     return success;
   });
-  bindRoute(app, deps, checkVerifyEmailCodeRoute, async ({ body }, { caller }) => {
+  bindRoute(app, deps, checkVerifyEmailCodeRoute, async ({ body }, { caller, clientIp }) => {
+    await countSubmission(deps, clientIp);
     await deps.emailVerification.check(projectOf(caller).id, body.code);
     return valid;
   });
@@ -68,6 +77,7 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
     }
     if (primary.isVerified) throw KnownErrors.EMAIL_ALREADY_VERIFIED();
     assertTrustedUrl(project.config, body.callback_url);
+    await deps.rateLimits.hit("email_send", `${project.id}:${primary.value.toLowerCase()}`);
     await inTransaction(deps.db, (tx) =>
       deps.emailVerification.send(tx, project, user, primary.value, body.callback_url),
     );

@@ -6,6 +6,7 @@ import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../http/text-error.ts";
 import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";
+import type { RateLimiter } from "./rate-limits.ts";
 import type { SessionService } from "./sessions.ts";
 import { assertTrustedUrl } from "./trusted-urls.ts";
 import type { UserService } from "./users.ts";
@@ -23,11 +24,13 @@ export function createOtpAuth(deps: {
   users: UserService;
   usersRepo: UsersRepo;
   sessions: SessionService;
+  rateLimits: RateLimiter;
 }) {
   return {
     async sendSignInCode(project: Project, input: { email: string; callback_url: string }) {
       assertEnabled(project);
       assertTrustedUrl(project.config, input.callback_url);
+      await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`);
       const found = await deps.usersRepo.findAuthChannel(project.id, input.email);
       if (found && !found.channel.isVerified) {
         throw KnownErrors.USER_EMAIL_ALREADY_EXISTS({

@@ -9,6 +9,7 @@ import { TextError } from "../http/text-error.ts";
 import type { EmailVerification } from "./email-verification.ts";
 import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";
+import type { RateLimiter } from "./rate-limits.ts";
 import type { SessionService } from "./sessions.ts";
 import { assertTrustedUrl } from "./trusted-urls.ts";
 import type { UserService } from "./users.ts";
@@ -33,6 +34,7 @@ export function createPasswordAuth(deps: {
   codes: VerificationCodeService;
   emails: EmailService;
   emailVerification: EmailVerification;
+  rateLimits: RateLimiter;
 }) {
   const emailTaken = (email: string) =>
     KnownErrors.USER_EMAIL_ALREADY_EXISTS({ email, would_work_if_email_was_verified: false });
@@ -52,6 +54,7 @@ export function createPasswordAuth(deps: {
       if (await deps.usersRepo.findByAuthEmail(project.id, input.email)) throw emailTaken(input.email);
       const email = { value: input.email, verified: false, usedForAuth: true };
       const callbackUrl = input.verification_callback_url;
+      if (callbackUrl) await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`);
       const sendVerification = async (tx: Db, userId: string) => {
         if (callbackUrl) {
           await deps.emailVerification.send(
@@ -88,15 +91,24 @@ export function createPasswordAuth(deps: {
       }
     },
 
-    async signIn(project: Project, input: { email: string; password: string }) {
+    async signIn(project: Project, input: { email: string; password: string }, clientIp: string) {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
+      // Counted per address whether or not it has an account, so the limit reveals nothing either.
+      const emailKey = `${project.id}:${input.email.toLowerCase()}`;
+      const ipKey = `${emailKey}:${clientIp}`;
+      await deps.rateLimits.assertOpen("sign_in_email_ip", ipKey);
+      await deps.rateLimits.assertOpen("sign_in_email", emailKey);
+      const mismatch = async () => {
+        await deps.rateLimits.record("sign_in_email_ip", ipKey);
+        await deps.rateLimits.record("sign_in_email", emailKey);
+        return KnownErrors.EMAIL_PASSWORD_MISMATCH();
+      };
       const user = await deps.usersRepo.findByAuthEmail(project.id, input.email);
       if (!user?.passwordHash) {
         await deps.hasher.burn(input.password);
-        throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
+        throw await mismatch();
       }
-      if (!(await deps.hasher.verify(user.passwordHash, input.password)))
-        throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
+      if (!(await deps.hasher.verify(user.passwordHash, input.password))) throw await mismatch();
       const rehash = deps.hasher.needsRehash(user.passwordHash)
         ? await deps.hasher.hash(input.password)
         : undefined;
@@ -143,6 +155,7 @@ export function createPasswordAuth(deps: {
     async sendResetCode(project: Project, input: { email: string; callback_url: string }) {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
       assertTrustedUrl(project.config, input.callback_url);
+      await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`);
       const user = await deps.usersRepo.findByAuthEmail(project.id, input.email);
       const target = user?.passwordHash ? user : undefined;
       await inTransaction(deps.db, async (tx) => {

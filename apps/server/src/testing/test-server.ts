@@ -8,6 +8,7 @@ import type { AudienceKind } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { NewProject } from "../services/projects.ts";
+import type { RateLimitSettings } from "../services/rate-limits.ts";
 import { INTERNAL_PROJECT_ID, seedInternalProject } from "../services/seed.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -15,7 +16,9 @@ export const TEST_BASE_URL = "http://localhost:8102";
 
 export type ProjectKeys = { projectId: string; pck: string; ssk: string; sak: string };
 
-export async function createTestServer(options: { logger?: Logger; development?: boolean } = {}) {
+export async function createTestServer(
+  options: { logger?: Logger; development?: boolean; rateLimits?: RateLimitSettings } = {},
+) {
   const database = await openTestDatabase();
   const clock = createFixedClock(new Date());
   const deps = createDeps({
@@ -25,6 +28,9 @@ export async function createTestServer(options: { logger?: Logger; development?:
     development: options.development ?? false,
     clock,
     logger: options.logger ?? silentLogger,
+    // Limits stay on in tests (each suite proves its bucket fires); requests name their IP in X-Forwarded-For.
+    rateLimits: options.rateLimits ?? { enabled: true },
+    trustProxy: true,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

@@ -1,0 +1,124 @@
+// Abuse limits (WIRE.md §1.10) through the HTTP API with limits on: each bucket fires at its limit with 429 and
+// retry-after, counts unknown addresses like known ones, and opens again when its window has passed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+} from "../testing/test-server.ts";
+
+let server: TestServer;
+let keys: ProjectKeys;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  keys = (await server.createProject({ config: { magic_link_enabled: true } })).keys;
+});
+afterAll(() => server.close());
+
+const post = (path: string, body: unknown, ip: string) =>
+  server.request(`/api/v1${path}`, {
+    method: "POST",
+    headers: { ...accessHeaders("client", keys), "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify(body),
+  });
+
+async function expectLimited(res: Response) {
+  expect(res.status).toBe(429);
+  expect(await res.text()).toBe("Too many requests. Please try again later.");
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+}
+
+describe("rate limits", () => {
+  it("stops failed password sign-ins per e-mail and IP after 10, and lets them in again after the window", async () => {
+    const email = "target@example.com";
+    await post("/auth/password/sign-up", { email, password: "right password" }, "10.0.0.1");
+    for (let i = 0; i < 10; i++) {
+      const res = await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.0.2");
+      expect(res.status, `attempt ${i + 1}`).toBe(400);
+    }
+    // Even the right password is refused while the bucket is full: the limit must not act as an oracle.
+    await expectLimited(
+      await post("/auth/password/sign-in", { email, password: "right password" }, "10.0.0.2"),
+    );
+    expect(
+      (await post("/auth/password/sign-in", { email, password: "right password" }, "10.0.0.3")).status,
+    ).toBe(200);
+    server.clock.advance(15 * 60_000);
+    expect(
+      (await post("/auth/password/sign-in", { email, password: "right password" }, "10.0.0.2")).status,
+    ).toBe(200);
+  });
+
+  it("limits an unknown address exactly like a known one", async () => {
+    for (let i = 0; i < 10; i++) {
+      await post(
+        "/auth/password/sign-in",
+        { email: "nobody@example.com", password: "whatever1" },
+        "10.0.1.1",
+      );
+    }
+    await expectLimited(
+      await post("/auth/password/sign-in", { email: "nobody@example.com", password: "x2345678" }, "10.0.1.1"),
+    );
+  });
+
+  it("sends at most 5 e-mails to one address in 15 minutes, known or not", async () => {
+    const body = { email: "flood@example.com", callback_url: "http://localhost:3000/reset" };
+    for (let i = 0; i < 5; i++)
+      expect((await post("/auth/password/send-reset-code", body, `10.0.2.${i}`)).status).toBe(200);
+    await expectLimited(await post("/auth/password/send-reset-code", body, "10.0.2.9"));
+    // The bucket is per address and shared by every code-sending endpoint.
+    await expectLimited(await post("/auth/otp/send-sign-in-code", body, "10.0.2.9"));
+    expect(
+      (await post("/auth/otp/send-sign-in-code", { ...body, email: "other@example.com" }, "10.0.2.9")).status,
+    ).toBe(200);
+  });
+
+  it("allows 60 code submissions a minute per IP", async () => {
+    const code = { code: "0".repeat(45) };
+    for (let i = 0; i < 60; i++) {
+      const res = await post("/auth/password/reset/check-code", code, "10.0.3.1");
+      expect(res.status, `submission ${i + 1}`).toBe(404);
+    }
+    await expectLimited(await post("/contact-channels/verify", code, "10.0.3.1"));
+    expect((await post("/contact-channels/verify", code, "10.0.3.2")).status).toBe(404);
+  });
+
+  it("allows 600 API requests a minute per IP, masked to 200 when the SDK asks", async () => {
+    const get = () =>
+      server.request("/api/v1/projects/current", {
+        headers: {
+          ...accessHeaders("client", keys),
+          "x-forwarded-for": "10.0.4.1",
+          "x-stack-override-error-status": "true",
+        },
+      });
+    for (let i = 0; i < 600; i++) expect((await get()).headers.get("x-stack-actual-status")).toBeNull();
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-stack-actual-status")).toBe("429");
+    expect(res.headers.get("retry-after")).not.toBeNull();
+  });
+});
+
+describe("rate limits turned off", () => {
+  it("never answers 429", async () => {
+    const open = await createTestServer({ rateLimits: { enabled: false } });
+    try {
+      const { keys: k } = await open.createProject();
+      const body = JSON.stringify({ email: "a@example.com", callback_url: "http://localhost:3000/r" });
+      for (let i = 0; i < 8; i++) {
+        const res = await open.request("/api/v1/auth/password/send-reset-code", {
+          method: "POST",
+          headers: { ...accessHeaders("client", k), "content-type": "application/json" },
+          body,
+        });
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      await open.close();
+    }
+  });
+});
