@@ -284,7 +284,9 @@ describe("POST /auth/password/sign-up", () => {
       await signUp({ email: "not-an-email", password: PASSWORD }),
       "SCHEMA_ERROR",
     );
-    expect(invalid.message).toMatch(/^Request validation failed on POST \/api\/v1\/auth\/password\/sign-up:\n/);
+    expect(invalid.message).toMatch(
+      /^Request validation failed on POST \/api\/v1\/auth\/password\/sign-up:\n/,
+    );
     expect(invalid.message).toContain("body.email");
     const missing = await expectKnownError(await signUp({ email: uniqueEmail() }), "SCHEMA_ERROR");
     expect(missing.message).toContain("  - body.password must be defined");
@@ -321,7 +323,10 @@ describe("anonymous users (§4.7)", () => {
       restricted_reason: { type: "anonymous" },
     });
 
-    const refused = await expectKnownError(await me(answer.access_token), "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
+    const refused = await expectKnownError(
+      await me(answer.access_token),
+      "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+    );
     expect(refused.message).toBe(
       "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.",
     );
@@ -371,7 +376,47 @@ describe("anonymous users (§4.7)", () => {
       restricted_reason: null,
     });
     // The upgraded user signs in with the password.
-    expect((await expectSignedIn(await signIn({ email, password: PASSWORD }))).user_id).toBe(anonymous.user_id);
+    expect((await expectSignedIn(await signIn({ email, password: PASSWORD }))).user_id).toBe(
+      anonymous.user_id,
+    );
+  });
+
+  it("upgrades nobody when the anonymous token lacks the allow header, the e-mail is taken or sign-up is off", async () => {
+    const anonymous = await expectSignedIn(await post(ANONYMOUS, {}));
+    const allow = { "x-stack-access-token": anonymous.access_token, "x-stack-allow-anonymous-user": "true" };
+    await expectKnownError(
+      await signUp(
+        { email: uniqueEmail(), password: PASSWORD },
+        { "x-stack-access-token": anonymous.access_token },
+      ),
+      "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+    );
+    const taken = uniqueEmail("taken-upgrade");
+    await expectSignedIn(await signUp({ email: taken, password: PASSWORD }));
+    await expectKnownError(
+      await signUp({ email: taken, password: PASSWORD }, allow),
+      "USER_EMAIL_ALREADY_EXISTS",
+    );
+    await expectKnownError(
+      await signUp({ email: uniqueEmail(), password: "short" }, allow),
+      "PASSWORD_TOO_SHORT",
+    );
+    expect(await readMe(anonymous.access_token, { "x-stack-allow-anonymous-user": "true" })).toMatchObject({
+      is_anonymous: true,
+      primary_email: null,
+      has_password: false,
+    });
+
+    const closed = await projectWith({ config: { sign_up_enabled: false } });
+    const stranded = await server.signIn(closed.projectId, { audience: "anonymous" });
+    await expectKnownError(
+      await signUp(
+        { email: uniqueEmail(), password: PASSWORD },
+        { "x-stack-access-token": stranded.accessToken, "x-stack-allow-anonymous-user": "true" },
+        closed,
+      ),
+      "SIGN_UP_NOT_ENABLED",
+    );
   });
 
   it("ignores the token of a signed-in, non-anonymous caller: a new user is created", async () => {
@@ -407,9 +452,9 @@ describe("POST /auth/password/sign-in", () => {
   });
 
   it("matches the e-mail case-insensitively", async () => {
-    expect((await expectSignedIn(await signIn({ email: email.toUpperCase(), password: PASSWORD }))).user_id).toBe(
-      userId,
-    );
+    expect(
+      (await expectSignedIn(await signIn({ email: email.toUpperCase(), password: PASSWORD }))).user_id,
+    ).toBe(userId);
   });
 
   it("answers a wrong password and an unknown e-mail with byte-identical bodies", async () => {
@@ -426,12 +471,40 @@ describe("POST /auth/password/sign-in", () => {
   it("answers EMAIL_PASSWORD_MISMATCH for a user without a password", async () => {
     const passwordless = uniqueEmail("passwordless");
     await server.signIn(keys.projectId, { email: passwordless });
-    await expectKnownError(await signIn({ email: passwordless, password: PASSWORD }), "EMAIL_PASSWORD_MISMATCH");
+    await expectKnownError(
+      await signIn({ email: passwordless, password: PASSWORD }),
+      "EMAIL_PASSWORD_MISMATCH",
+    );
+  });
+
+  it("matches only auth-enabled e-mails", async () => {
+    const address = uniqueEmail("contact-only");
+    const passwordHash = await server.deps.hasher.hash(PASSWORD);
+    await inTransaction(server.deps.db, (tx) =>
+      server.deps.users.create(tx, {
+        projectId: keys.projectId,
+        email: { value: address, verified: true, usedForAuth: false },
+        passwordHash,
+      }),
+    );
+    await expectKnownError(await signIn({ email: address, password: PASSWORD }), "EMAIL_PASSWORD_MISMATCH");
+    // Not auth-enabled, so not taken: another user may sign up with it.
+    const created = await expectSignedIn(await signUp({ email: address, password: PASSWORD }));
+    expect((await expectSignedIn(await signIn({ email: address, password: PASSWORD }))).user_id).toBe(
+      created.user_id,
+    );
+  });
+
+  it("answers a too-short password as a wrong one", async () => {
+    await expectKnownError(await signIn({ email, password: "short" }), "EMAIL_PASSWORD_MISMATCH");
   });
 
   it("answers PASSWORD_AUTHENTICATION_NOT_ENABLED when credentials are off", async () => {
     const off = await projectWith({ config: { credential_enabled: false } });
-    await expectKnownError(await signIn({ email, password: PASSWORD }, off), "PASSWORD_AUTHENTICATION_NOT_ENABLED");
+    await expectKnownError(
+      await signIn({ email, password: PASSWORD }, off),
+      "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+    );
   });
 
   it("validates the body strictly", async () => {
@@ -507,7 +580,9 @@ describe("rehash at sign-in (§4.8 [GF])", () => {
     const { user_id: userId } = await expectSignedIn(await signUp({ email, password: PASSWORD }));
     const weak = await hash(PASSWORD, { memoryCost: 4096, timeCost: 1, parallelism: 1 });
     expect(weak.startsWith("$argon2id$v=19$m=4096,t=1,p=1$")).toBe(true);
-    await inTransaction(server.deps.db, (tx) => server.deps.usersRepo.update(tx, userId, { passwordHash: weak }));
+    await inTransaction(server.deps.db, (tx) =>
+      server.deps.usersRepo.update(tx, userId, { passwordHash: weak }),
+    );
     const stored = async () => (await server.deps.usersRepo.find(keys.projectId, userId))?.passwordHash;
 
     // A failed sign-in leaves the hash alone.

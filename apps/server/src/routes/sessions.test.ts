@@ -2,9 +2,15 @@
 // refresh grants, client authentication, OAuth errors, session lifetimes and ends on the test clock, listing,
 // deleting, header refresh, and the client and server user shapes.
 import { randomUUID } from "node:crypto";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
-import { accessHeaders, createTestServer, type ProjectKeys, type TestServer } from "../testing/test-server.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+} from "../testing/test-server.ts";
 
 const TOKEN = "/api/v1/auth/oauth/token";
 const SESSIONS = "/api/v1/auth/sessions";
@@ -70,6 +76,7 @@ type TokenAnswer = {
 async function expectTokenAnswer(res: Response, refreshToken: string): Promise<TokenAnswer> {
   expect(res.status).toBe(200);
   expect(res.headers.get("pragma")).toBe("no-cache");
+  expect(res.headers.get("cache-control")).toBe("no-store, max-age=0");
   const body = (await res.json()) as TokenAnswer;
   expect(body).toEqual({
     access_token: expect.any(String),
@@ -172,7 +179,10 @@ describe("POST /auth/oauth/token, refresh grant", () => {
       refreshToken,
     );
     // `scope=legacy` is the one scope there is; unknown parameters are ignored.
-    await expectTokenAnswer(await refreshGrant(refreshToken, keys, { scope: "legacy", foo: "bar" }), refreshToken);
+    await expectTokenAnswer(
+      await refreshGrant(refreshToken, keys, { scope: "legacy", foo: "bar" }),
+      refreshToken,
+    );
   });
 
   it("refuses unknown, foreign and missing clients", async () => {
@@ -193,6 +203,18 @@ describe("POST /auth/oauth/token, refresh grant", () => {
     );
     await expectKnownError(
       await tokenForm({ grant_type: "refresh_token", client_secret: keys.pck, refresh_token: refreshToken }),
+      "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+    );
+    await expectKnownError(
+      await refreshGrant(refreshToken, { ...keys, projectId: `${keys.projectId}#dev` }),
+      "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+    );
+    const expired = (
+      await server.createProject({}, { expiresAt: new Date(server.clock.now().getTime() - 1) })
+    ).keys;
+    const expiredUser = await server.signIn(expired.projectId);
+    await expectKnownError(
+      await refreshGrant(expiredUser.refreshToken, expired),
       "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
     );
     // A refresh token is only good at its own project.
@@ -243,6 +265,25 @@ describe("POST /auth/oauth/token, refresh grant", () => {
     );
   });
 
+  it("masks its 4xx answers when asked to (§1.8)", async () => {
+    const masked = await server.request(TOKEN, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-hexclave-override-error-status": "true",
+      },
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        client_id: keys.projectId,
+        client_secret: keys.pck,
+        refresh_token: "0".repeat(45),
+      }).toString(),
+    });
+    expect(masked.status).toBe(200);
+    expect(masked.headers.get("x-hexclave-actual-status")).toBe("401");
+    expect(masked.headers.get("x-stack-known-error")).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+
   it("refuses an unknown refresh token", async () => {
     const body = await expectKnownError(
       await refreshGrant("0".repeat(45)),
@@ -274,7 +315,9 @@ describe("POST /auth/oauth/token, refresh grant", () => {
     expect(after?.created_at).toBe(before?.created_at);
     expect(after?.last_used_at).toBe(now);
     expect(after?.last_used_at).toBeGreaterThan(before?.last_used_at ?? Number.POSITIVE_INFINITY);
-    const serverUser = (await (await getMe(accessToken, "server")).json()) as { last_active_at_millis: number };
+    const serverUser = (await (await getMe(accessToken, "server")).json()) as {
+      last_active_at_millis: number;
+    };
     expect(serverUser.last_active_at_millis).toBe(now);
   });
 
@@ -284,12 +327,16 @@ describe("POST /auth/oauth/token, refresh grant", () => {
     await expectUser(accessToken, userId);
     server.clock.advance(1_000);
     const body = await expectKnownError(await getMe(accessToken), "ACCESS_TOKEN_EXPIRED");
-    expect(body.details).toMatchObject({
+    const expiredAt = Number(decodeJwt(accessToken).exp) * 1000;
+    expect(body.details).toEqual({
       project_id: keys.projectId,
       user_id: userId,
       refresh_token_id: sessionId,
-      expired_at_millis: expect.any(Number),
+      expired_at_millis: expiredAt,
     });
+    expect(body.message).toBe(
+      `Access token has expired. Please refresh it and try again. (The access token expired at ${new Date(expiredAt).toISOString()}.)`,
+    );
     const fresh = await expectTokenAnswer(await refreshGrant(refreshToken), refreshToken);
     await expectUser(fresh.access_token, userId);
   });
@@ -317,10 +364,14 @@ describe("POST /auth/sessions", () => {
 
   it("refuses client callers, unknown users and too long lifetimes", async () => {
     const { userId } = await signIn();
-    await expectKnownError(await createSession({ user_id: userId }, "client"), "INSUFFICIENT_ACCESS_TYPE", {
-      actual_access_type: "client",
-      allowed_access_types: ["server", "admin"],
-    });
+    const insufficient = await expectKnownError(
+      await createSession({ user_id: userId }, "client"),
+      "INSUFFICIENT_ACCESS_TYPE",
+      { actual_access_type: "client", allowed_access_types: ["server", "admin"] },
+    );
+    expect(insufficient.message).toBe(
+      "The x-stack-access-type header must be 'server' or 'admin', but was 'client'.",
+    );
     const unknown = randomUUID();
     await expectKnownError(await createSession({ user_id: unknown }), "USER_ID_DOES_NOT_EXIST", {
       user_id: unknown,
@@ -331,6 +382,18 @@ describe("POST /auth/sessions", () => {
     );
     expect((await createSession({ user_id: userId, expires_in_millis: 31_708_800_000 })).status).toBe(200);
     expect((await createSession({ user_id: userId }, "admin")).status).toBe(200);
+  });
+
+  it("takes me for the user of the access token", async () => {
+    const { accessToken, userId } = await signIn();
+    const res = await server.request(SESSIONS, {
+      method: "POST",
+      headers: { ...withToken(accessToken, "server"), "content-type": "application/json" },
+      body: JSON.stringify({ user_id: "me" }),
+    });
+    expect(res.status).toBe(200);
+    await expectUser(((await res.json()) as { access_token: string }).access_token, userId);
+    await expectKnownError(await createSession({ user_id: "me" }), "CANNOT_GET_OWN_USER_WITHOUT_USER");
   });
 
   it("ends the session after expires_in_millis", async () => {
@@ -391,6 +454,10 @@ describe("GET /auth/sessions", () => {
       await server.request(`${SESSIONS}?user_id=me`, { headers: withToken(undefined) }),
       "CANNOT_GET_OWN_USER_WITHOUT_USER",
     );
+    await expectKnownError(
+      await server.request(SESSIONS, { headers: withToken(mine.accessToken) }),
+      "SCHEMA_ERROR",
+    );
   });
 
   it("shows impersonation sessions to admin callers only", async () => {
@@ -429,7 +496,11 @@ describe("DELETE /auth/sessions/{session_id}", () => {
       "CANNOT_DELETE_CURRENT_SESSION",
     );
     expect(body.message).toBe("Cannot delete the current session.");
-    await expectTextError(await deleteSession(randomUUID(), "me", current.accessToken), 404, "Session not found.");
+    await expectTextError(
+      await deleteSession(randomUUID(), "me", current.accessToken),
+      404,
+      "Session not found.",
+    );
     const stranger = await signIn();
     await expectTextError(
       await deleteSession(stranger.sessionId, "me", current.accessToken),
@@ -442,6 +513,17 @@ describe("DELETE /auth/sessions/{session_id}", () => {
       "Client can only manage their own sessions.",
     );
     await expectUser(stranger.accessToken, stranger.userId);
+  });
+
+  it("lets a server caller end any user's session", async () => {
+    const user = await signIn();
+    const res = await server.request(`${SESSIONS}/${user.sessionId}?user_id=${user.userId}`, {
+      method: "DELETE",
+      headers: accessHeaders("server", keys),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true });
+    await expectKnownError(await getMe(user.accessToken), "ACCESS_TOKEN_EXPIRED");
   });
 });
 
@@ -460,6 +542,16 @@ describe("DELETE /auth/sessions/current", () => {
     // An ended session fails at the access token, before the handler.
     await expectKnownError(await signOut(user.accessToken), "ACCESS_TOKEN_EXPIRED");
   });
+
+  it("leaves another user's session in the refresh-token header alone", async () => {
+    const user = await signIn();
+    const stranger = await signIn();
+    const res = await signOut(user.accessToken, { "x-stack-refresh-token": stranger.refreshToken });
+    expect(res.status).toBe(200);
+    await expectKnownError(await getMe(user.accessToken), "ACCESS_TOKEN_EXPIRED");
+    await expectTokenAnswer(await refreshGrant(stranger.refreshToken), stranger.refreshToken);
+    await expectUser(stranger.accessToken, stranger.userId);
+  });
 });
 
 describe("POST /auth/sessions/current/refresh", () => {
@@ -474,8 +566,13 @@ describe("POST /auth/sessions/current/refresh", () => {
     }
   });
 
-  it("refuses a missing or unknown refresh token", async () => {
+  it("refuses a missing, unknown or foreign refresh token", async () => {
     await expectKnownError(await refreshCurrent({}), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    const foreign = await server.signIn(other.projectId);
+    await expectKnownError(
+      await refreshCurrent({ "x-stack-refresh-token": foreign.refreshToken }),
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+    );
     await expectKnownError(
       await refreshCurrent({ "x-stack-refresh-token": "0".repeat(45) }),
       "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
@@ -549,7 +646,9 @@ describe("GET /users/me", () => {
   });
 
   it("answers the server shape to server and admin callers", async () => {
-    const { accessToken, userId } = await server.signIn(keys.projectId, { email: `srv-${randomUUID()}@example.com` });
+    const { accessToken, userId } = await server.signIn(keys.projectId, {
+      email: `srv-${randomUUID()}@example.com`,
+    });
     for (const type of ["server", "admin"] as const) {
       const res = await getMe(accessToken, type);
       expect(res.status, type).toBe(200);

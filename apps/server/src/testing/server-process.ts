@@ -45,7 +45,7 @@ export function spawnServer(env: Record<string, string | undefined>) {
 /** Starts a server and waits until it printed its banner; fails with the server's output if it does not. */
 export async function startServer(
   env: Record<string, string | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<RunningServer> {
   const port = Number(env.PORT);
   const spawned = spawnServer(env);
