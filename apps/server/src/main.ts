@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   let releaseLock = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl);
+    database = openPostgres(config.databaseUrl, (error) =>
+      logger.warn("database connection lost; it will be reopened", { error: error.message }),
+    );
     logger.info("database: PostgreSQL", { host: new URL(config.databaseUrl).host });
   } else {
     releaseLock = acquireLock(dataDir);

@@ -28,8 +28,13 @@ export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 
-export function openPostgres(url: string): Database {
+/**
+ * `onError` hears about idle connections the server dropped (a restart, an administrator): without a listener the
+ * pool's error event would end the process; with one, the pool simply opens a new connection next time.
+ */
+export function openPostgres(url: string, onError: (error: Error) => void = () => {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on("error", onError);
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,

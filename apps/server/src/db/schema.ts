@@ -2,6 +2,7 @@
 import type { ProjectConfig, PublicJwk } from "@gatehouse/contract";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -201,6 +202,8 @@ export const emailOutbox = pgTable(
   "email_outbox",
   {
     id: uuid("id").primaryKey(),
+    /** Insertion order: ids are random and many e-mails share a millisecond, so "newest first" needs this. */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
     projectId: text("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),

@@ -1,7 +1,7 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { sessions } from "./schema.ts";
+import { sessions, users } from "./schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -31,8 +31,13 @@ export function createSessionsRepo(db: Db) {
         .where(and(eq(sessions.projectId, projectId), eq(sessions.userId, userId)))
         .orderBy(desc(sessions.createdAt));
     },
-    async touch(tx: Db, id: string, at: Date): Promise<void> {
-      await tx.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, id));
+    /** Records a use on the session and its user's last activity in one statement (one round trip). */
+    async touch(id: string, at: Date): Promise<void> {
+      await db.execute(sql`
+        with touched as (
+          update ${sessions} set last_used_at = ${at.toISOString()} where id = ${id} returning user_id
+        )
+        update ${users} set last_active_at = ${at.toISOString()} from touched where ${users.id} = touched.user_id`);
     },
     async delete(tx: Db, id: string): Promise<void> {
       await tx.delete(sessions).where(eq(sessions.id, id));

@@ -1,7 +1,7 @@
 // Signing key rows: the published keys of a project, and lookup by key id for verification.
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { type AudienceKind, signingKeys } from "./schema.ts";
+import { signingKeys } from "./schema.ts";
 
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 export type NewSigningKeyRow = typeof signingKeys.$inferInsert;
@@ -22,21 +22,6 @@ export function createSigningKeysRepo(db: Db) {
         .from(signingKeys)
         .where(and(eq(signingKeys.projectId, projectId), isNull(signingKeys.retiredAt)))
         .orderBy(asc(signingKeys.createdAt));
-    },
-    /** The keys of one audience allowed to sign at `now`, newest first: the first one is the current key. */
-    async signers(projectId: string, audience: AudienceKind, now: Date): Promise<SigningKeyRow[]> {
-      const rows = await db
-        .select()
-        .from(signingKeys)
-        .where(
-          and(
-            eq(signingKeys.projectId, projectId),
-            eq(signingKeys.audience, audience),
-            isNull(signingKeys.retiredAt),
-            lte(signingKeys.signsFrom, now),
-          ),
-        );
-      return rows.sort((a, b) => b.signsFrom.getTime() - a.signsFrom.getTime());
     },
     async retire(tx: Db, kid: string, at: Date): Promise<void> {
       await tx.update(signingKeys).set({ retiredAt: at }).where(eq(signingKeys.id, kid));

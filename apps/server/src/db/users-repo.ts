@@ -40,7 +40,27 @@ export function createUsersRepo(db: Db) {
     )
     .prepare("user_by_session");
 
+  // Runs on every refresh: the session of a refresh token with its user, or nothing.
+  const byRefreshHash = db
+    .select({ user: users, primary: primaryColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(contactChannels, primaryJoin)
+    .where(
+      and(
+        eq(sessions.refreshTokenHash, sql.placeholder("hash")),
+        eq(sessions.projectId, sql.placeholder("projectId")),
+      ),
+    )
+    .prepare("user_by_refresh_hash");
+
   return {
+    /** The session of a refresh token (by its hash) and its user; undefined when the session is gone. */
+    async findByRefreshHash(projectId: string, hash: string) {
+      const [row] = await byRefreshHash.execute({ projectId, hash });
+      return row && { user: toRecord(row), sessionId: row.sessionId, sessionExpiresAt: row.expiresAt };
+    },
+
     async find(projectId: string, userId: string, executor: Db = db): Promise<UserRecord | undefined> {
       const [row] = await executor
         .select({ user: users, primary: primaryColumns })

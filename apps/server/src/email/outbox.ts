@@ -95,7 +95,7 @@ export function createEmailOutbox(deps: { db: Db; clock: Clock }) {
             query.to === undefined ? undefined : eq(emailOutbox.to, query.to),
           ),
         )
-        .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
+        .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.seq))
         .limit(limit);
       return rows.map(outboxItem);
     },

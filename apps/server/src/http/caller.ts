@@ -2,6 +2,7 @@
 // Each failure is one known error, raised in the order the wire prescribes.
 import { ACCESS_TYPES, type AccessType, KnownErrors, type RequestHeaderSuffix } from "@gatehouse/contract";
 import type { JWTPayload } from "jose";
+import type { ApiKeyKind } from "../crypto/random.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord } from "../db/users-repo.ts";
 import type { Deps } from "../deps.ts";
@@ -113,36 +114,51 @@ async function checkAdminAccessToken(deps: Deps, token: string): Promise<void> {
   throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
 }
 
-/** Step 7: the key (or admin token) that the access type needs. */
-async function checkCredentials(deps: Deps, headers: HeaderReader, type: AccessType, project: Project) {
-  const projectId = project.id;
+const KEY_HEADERS: Record<AccessType, { header: RequestHeaderSuffix; kind: ApiKeyKind }> = {
+  client: { header: "publishable-client-key", kind: "pck" },
+  server: { header: "secret-server-key", kind: "ssk" },
+  admin: { header: "super-secret-admin-key", kind: "sak" },
+};
+
+/** The project key presented for this access type; a key for another access type is ignored (WIRE.md §1.3). */
+function presentedKey(headers: HeaderReader, type: AccessType) {
+  // An admin access token, when present, is used and the admin key ignored.
+  if (type === "admin" && headers.get("admin-access-token")) return undefined;
+  const { header, kind } = KEY_HEADERS[type];
+  const value = headers.get(header);
+  return value ? { kind, value } : undefined;
+}
+
+/** Step 7: the key (or admin token) that the access type needs; `keyValid` was looked up with the project. */
+async function checkCredentials(
+  deps: Deps,
+  headers: HeaderReader,
+  type: AccessType,
+  project: Project,
+  keyValid: boolean | undefined,
+): Promise<void> {
+  const project_id = project.id;
   if (type === "client") {
-    const key = headers.get("publishable-client-key");
-    if (!key) {
-      if (project.config.require_publishable_client_key) {
-        throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id: projectId });
-      }
-      return;
+    if (keyValid === undefined && project.config.require_publishable_client_key) {
+      throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id });
     }
-    if (!(await deps.apiKeys.isValid(projectId, "pck", key))) {
-      throw KnownErrors.INVALID_PUBLISHABLE_CLIENT_KEY({ project_id: projectId });
-    }
+    if (keyValid === false) throw KnownErrors.INVALID_PUBLISHABLE_CLIENT_KEY({ project_id });
   } else if (type === "server") {
-    const key = headers.get("secret-server-key");
-    if (!key) throw KnownErrors.SERVER_AUTHENTICATION_REQUIRED();
-    if (!(await deps.apiKeys.isValid(projectId, "ssk", key))) {
-      throw KnownErrors.INVALID_SECRET_SERVER_KEY({ project_id: projectId });
-    }
+    if (keyValid === undefined) throw KnownErrors.SERVER_AUTHENTICATION_REQUIRED();
+    if (!keyValid) throw KnownErrors.INVALID_SECRET_SERVER_KEY({ project_id });
   } else {
-    // An admin access token, when present, is used and the admin key ignored (WIRE.md §1.3).
     const adminToken = headers.get("admin-access-token");
     if (adminToken) return checkAdminAccessToken(deps, adminToken);
-    const key = headers.get("super-secret-admin-key");
-    if (!key) throw KnownErrors.ADMIN_AUTHENTICATION_REQUIRED();
-    if (!(await deps.apiKeys.isValid(projectId, "sak", key))) {
-      throw KnownErrors.INVALID_SUPER_SECRET_ADMIN_KEY({ project_id: projectId });
-    }
+    if (keyValid === undefined) throw KnownErrors.ADMIN_AUTHENTICATION_REQUIRED();
+    if (!keyValid) throw KnownErrors.INVALID_SUPER_SECRET_ADMIN_KEY({ project_id });
   }
+}
+
+/** The project and the validity of the presented key, in one query when a key is presented. */
+async function findProject(deps: Deps, projectId: string, key: ReturnType<typeof presentedKey>) {
+  if (key) return deps.apiKeys.projectWithKey(projectId, key.kind, key.value);
+  const project = await deps.projects.find(projectId);
+  return project && { project, keyValid: undefined };
 }
 
 const CREDENTIAL_HEADERS: RequestHeaderSuffix[] = [
@@ -165,10 +181,20 @@ export async function resolveCaller(deps: Deps, headers: HeaderReader): Promise<
   const type = accessType as AccessType;
   const projectId = headers.get("project-id");
   if (!projectId) throw KnownErrors.ACCESS_TYPE_WITHOUT_PROJECT_ID({ request_type: type });
-  const user = await readAccessToken(deps, headers, projectId);
-  const project = await deps.projects.find(projectId);
-  if (!project) throw KnownErrors.CURRENT_PROJECT_NOT_FOUND({ project_id: projectId });
-  await checkCredentials(deps, headers, type, project);
+  const key = presentedKey(headers, type);
+  // The token's session and the project are independent lookups: run them together (two pool connections on
+  // PostgreSQL), then report failures in the wire's order: token errors (step 5) before project and key (6, 7).
+  const [userLookup, projectLookup] = await Promise.allSettled([
+    readAccessToken(deps, headers, projectId),
+    findProject(deps, projectId, key),
+  ]);
+  if (userLookup.status === "rejected") throw userLookup.reason;
+  if (projectLookup.status === "rejected") throw projectLookup.reason;
+  const found = projectLookup.value;
+  if (!found) throw KnownErrors.CURRENT_PROJECT_NOT_FOUND({ project_id: projectId });
+  const { project } = found;
+  const user = userLookup.value;
+  await checkCredentials(deps, headers, type, project, found.keyValid);
   const branchId = headers.get("branch-id");
   if (branchId !== undefined && branchId !== "main")
     throw KnownErrors.BRANCH_DOES_NOT_EXIST({ branch_id: branchId });

@@ -44,6 +44,11 @@ export function createApiKeyService(deps: { repo: ApiKeysRepo; clock: Clock }) {
       return { set: saved, keys: full };
     },
 
+    /** The project, and whether `key` is a valid key of this kind for it (one query: the hot path of every request). */
+    async projectWithKey(projectId: string, kind: ApiKeyKind, key: string) {
+      return deps.repo.projectWithKey(projectId, COLUMNS[kind].hash, sha256Hex(key), deps.clock.now());
+    },
+
     /** True when `key` is an unrevoked, unexpired key of this kind for the project. */
     isValid(projectId: string, kind: ApiKeyKind, key: string): Promise<boolean> {
       return deps.repo.isValid(projectId, COLUMNS[kind].hash, sha256Hex(key), deps.clock.now());

@@ -134,16 +134,11 @@ export function createSessionService(deps: {
       projectId: string,
       refreshToken: string,
     ): Promise<{ accessToken: string; user: UserRecord }> {
-      const session = await deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      const found = await deps.users.findByRefreshHash(projectId, sha256Hex(refreshToken));
       const now = clock.now();
-      if (!session || session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-      const user = await deps.users.find(projectId, session.userId);
-      if (!user) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-      await inTransaction(deps.db, async (tx) => {
-        await deps.repo.touch(tx, session.id, now);
-        await deps.users.update(tx, user.id, { lastActiveAt: now });
-      });
-      return { accessToken: await mintAccessToken(user, session.id), user };
+      if (!found || found.sessionExpiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      await deps.repo.touch(found.sessionId, now);
+      return { accessToken: await mintAccessToken(found.user, found.sessionId), user: found.user };
     },
 
     /** Ends every session of the user, or all but `keep`, in the caller's transaction. */

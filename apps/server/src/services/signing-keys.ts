@@ -12,6 +12,7 @@ import type { NewSigningKeyRow, SigningKeyRow, SigningKeysRepo } from "../db/sig
 
 /** How long verifiers may cache the JWKS; a new key is published this long before it signs. */
 export const JWKS_CACHE_MS = 60 * 60 * 1000;
+const SIGNER_CACHE_MS = 60 * 1000;
 
 type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
 type VerifyingKey = { row: SigningKeyRow; key: ImportedKey };
@@ -46,6 +47,24 @@ export function createSigningKeyService(deps: {
     );
   }
 
+  // A project's published keys, cached briefly for signing: a new key is published an hour before it may sign, so
+  // a cache far shorter than that always knows the key it must switch to.
+  const publishedCache = new Map<string, { rows: SigningKeyRow[]; loadedAt: number }>();
+  async function currentSigner(
+    projectId: string,
+    audience: AudienceKind,
+  ): Promise<SigningKeyRow | undefined> {
+    const now = clock.now().getTime();
+    let entry = publishedCache.get(projectId);
+    if (!entry || now - entry.loadedAt > SIGNER_CACHE_MS || now < entry.loadedAt) {
+      entry = { rows: await repo.published(projectId), loadedAt: now };
+      publishedCache.set(projectId, entry);
+    }
+    return entry.rows
+      .filter((row) => row.audience === audience && row.signsFrom.getTime() <= now)
+      .sort((a, b) => b.signsFrom.getTime() - a.signsFrom.getTime())[0];
+  }
+
   async function verifyingKey(kid: string): Promise<VerifyingKey | undefined> {
     const cached = verifying.get(kid);
     if (cached) return cached;
@@ -76,7 +95,7 @@ export function createSigningKeyService(deps: {
     },
 
     async sign(projectId: string, audience: AudienceKind, payload: JWTPayload): Promise<string> {
-      const [current] = await repo.signers(projectId, audience, clock.now());
+      const current = await currentSigner(projectId, audience);
       if (!current) throw new Error(`Project ${projectId} has no ${audience} signing key`);
       let key = signing.get(current.id);
       if (!key) {
@@ -128,6 +147,7 @@ export function createSigningKeyService(deps: {
         }
       }
       await repo.insert(tx, await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS)));
+      publishedCache.delete(projectId);
     },
   };
 }
