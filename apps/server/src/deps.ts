@@ -6,6 +6,7 @@ import { createApiKeysRepo } from "./db/api-keys-repo.ts";
 import type { Database } from "./db/client.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
 import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
+import { createRequestRepo } from "./db/request-repo.ts";
 import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
@@ -102,6 +103,7 @@ export function createDeps(options: DepsOptions) {
     apiKeys: createApiKeyService({ repo: createApiKeysRepo(db), clock }),
     signingKeys,
     usersRepo,
+    requestRepo: createRequestRepo(db),
     users,
     sessions,
     hasher,

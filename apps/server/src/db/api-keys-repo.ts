@@ -1,11 +1,18 @@
 // API key set rows. Keys are looked up by the SHA-256 hash of the presented value, never compared in plaintext.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { apiKeySets, projects } from "./schema.ts";
+import { apiKeySets } from "./schema.ts";
 
 export type ApiKeySetRow = typeof apiKeySets.$inferSelect;
 export type NewApiKeySetRow = typeof apiKeySets.$inferInsert;
 export type KeyColumn = "publishableClientKeyHash" | "secretServerKeyHash" | "superSecretAdminKeyHash";
+
+/** The column holding each kind of key's hash. */
+export const KEY_HASH_COLUMNS = {
+  pck: "publishableClientKeyHash",
+  ssk: "secretServerKeyHash",
+  sak: "superSecretAdminKeyHash",
+} as const satisfies Record<string, KeyColumn>;
 
 export function createApiKeysRepo(db: Db) {
   // One prepared statement per key kind: this runs on every authenticated request.
@@ -27,36 +34,10 @@ export function createApiKeysRepo(db: Db) {
     secretServerKeyHash: prepareValid("secretServerKeyHash"),
     superSecretAdminKeyHash: prepareValid("superSecretAdminKeyHash"),
   };
-  // The project and whether the presented key is valid for it, in one round trip: every keyed request needs both.
-  const prepareProjectWithKey = (column: KeyColumn) =>
-    db
-      .select({ project: projects, keySetId: apiKeySets.id })
-      .from(projects)
-      .leftJoin(
-        apiKeySets,
-        and(
-          eq(apiKeySets.projectId, projects.id),
-          eq(apiKeySets[column], sql.placeholder("hash")),
-          isNull(apiKeySets.manuallyRevokedAt),
-          gt(apiKeySets.expiresAt, sql.placeholder("now")),
-        ),
-      )
-      .where(eq(projects.id, sql.placeholder("projectId")))
-      .limit(1)
-      .prepare(`project_with_key_${column}`);
-  const projectWithKey = {
-    publishableClientKeyHash: prepareProjectWithKey("publishableClientKeyHash"),
-    secretServerKeyHash: prepareProjectWithKey("secretServerKeyHash"),
-    superSecretAdminKeyHash: prepareProjectWithKey("superSecretAdminKeyHash"),
-  };
   return {
     async isValid(projectId: string, column: KeyColumn, hash: string, now: Date): Promise<boolean> {
       const rows = await valid[column].execute({ projectId, hash, now: now.toISOString() });
       return rows.length > 0;
-    },
-    async projectWithKey(projectId: string, column: KeyColumn, hash: string, now: Date) {
-      const [row] = await projectWithKey[column].execute({ projectId, hash, now: now.toISOString() });
-      return row && { project: row.project, keyValid: row.keySetId !== null };
     },
     async upsert(tx: Db, row: NewApiKeySetRow): Promise<ApiKeySetRow> {
       const { id: _id, ...changes } = row;

@@ -2,7 +2,10 @@
 // Each failure is one known error, raised in the order the wire prescribes.
 import { ACCESS_TYPES, type AccessType, KnownErrors, type RequestHeaderSuffix } from "@gatehouse/contract";
 import type { JWTPayload } from "jose";
+import { sha256Hex } from "../crypto/hash.ts";
 import type { ApiKeyKind } from "../crypto/random.ts";
+import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
+import type { RequestLookup } from "../db/request-repo.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord } from "../db/users-repo.ts";
 import type { Deps } from "../deps.ts";
@@ -47,13 +50,15 @@ const expiredAt = (payload: JWTPayload) => (typeof payload.exp === "number" ? pa
 const isExpired = (deps: Deps, payload: JWTPayload) =>
   (expiredAt(payload) ?? 0) <= deps.clock.now().getTime();
 
-async function readAccessToken(
-  deps: Deps,
-  headers: HeaderReader,
-  projectId: string,
-): Promise<TokenUser | null> {
-  const token = headers.get("access-token");
-  if (!token) return null;
+type TokenClaims = {
+  userId: string;
+  sessionId: string;
+  audience: AudienceKind;
+  expiry: { expired_at_millis?: number; project_id: string; user_id: string; refresh_token_id: string };
+};
+
+/** Steps 5a-5c: what can be checked from the token alone, before the database is asked. */
+async function readTokenClaims(deps: Deps, token: string, projectId: string): Promise<TokenClaims> {
   const verified = await verifyToken(deps, token);
   if (!verified) throw KnownErrors.UNPARSABLE_ACCESS_TOKEN();
   const { payload } = verified;
@@ -72,17 +77,26 @@ async function readAccessToken(
       actual_project_id: verified.projectId,
     });
   }
+  return { userId, sessionId, audience: verified.audience, expiry };
+}
+
+/** Steps 5d-5f: the token's session must still be live, and anonymous or restricted users must be allowed. */
+function liveUser(
+  deps: Deps,
+  headers: HeaderReader,
+  claims: TokenClaims,
+  session: RequestLookup["session"],
+): TokenUser {
   // [GF] A signed-out session's tokens stop working at once here, not only when they expire.
-  const live = await deps.usersRepo.findBySession(projectId, sessionId);
-  if (!live || live.sessionExpiresAt <= deps.clock.now() || live.user.id !== userId) {
-    throw KnownErrors.ACCESS_TOKEN_EXPIRED(expiry);
+  if (!session || session.expiresAt <= deps.clock.now() || session.user.id !== claims.userId) {
+    throw KnownErrors.ACCESS_TOKEN_EXPIRED(claims.expiry);
   }
   const user: TokenUser = {
-    id: userId,
-    sessionId,
-    isAnonymous: verified.audience === "anonymous",
-    isRestricted: verified.audience !== "default",
-    record: live.user,
+    id: claims.userId,
+    sessionId: claims.sessionId,
+    isAnonymous: claims.audience === "anonymous",
+    isRestricted: claims.audience !== "default",
+    record: session.user,
   };
   const allowAnonymous = headers.flag("allow-anonymous-user");
   if (user.isAnonymous && !allowAnonymous) throw KnownErrors.ANONYMOUS_AUTHENTICATION_NOT_ALLOWED();
@@ -154,13 +168,6 @@ async function checkCredentials(
   }
 }
 
-/** The project and the validity of the presented key, in one query when a key is presented. */
-async function findProject(deps: Deps, projectId: string, key: ReturnType<typeof presentedKey>) {
-  if (key) return deps.apiKeys.projectWithKey(projectId, key.kind, key.value);
-  const project = await deps.projects.find(projectId);
-  return project && { project, keyValid: undefined };
-}
-
 const CREDENTIAL_HEADERS: RequestHeaderSuffix[] = [
   "publishable-client-key",
   "secret-server-key",
@@ -182,18 +189,19 @@ export async function resolveCaller(deps: Deps, headers: HeaderReader): Promise<
   const projectId = headers.get("project-id");
   if (!projectId) throw KnownErrors.ACCESS_TYPE_WITHOUT_PROJECT_ID({ request_type: type });
   const key = presentedKey(headers, type);
-  // The token's session and the project are independent lookups: run them together (two pool connections on
-  // PostgreSQL), then report failures in the wire's order: token errors (step 5) before project and key (6, 7).
-  const [userLookup, projectLookup] = await Promise.allSettled([
-    readAccessToken(deps, headers, projectId),
-    findProject(deps, projectId, key),
-  ]);
-  if (userLookup.status === "rejected") throw userLookup.reason;
-  if (projectLookup.status === "rejected") throw projectLookup.reason;
-  const found = projectLookup.value;
+  const token = headers.get("access-token");
+  const claims = token ? await readTokenClaims(deps, token, projectId) : undefined;
+  // Project, key validity and the token's session user come back from one query; failures are then reported in
+  // the wire's order: the token (step 5) before the project (6) and the key (7).
+  const found = await deps.requestRepo.lookup({
+    projectId,
+    key: key && { column: KEY_HASH_COLUMNS[key.kind], hash: sha256Hex(key.value) },
+    sessionId: claims?.sessionId,
+    now: deps.clock.now(),
+  });
+  const user = claims ? liveUser(deps, headers, claims, found?.session) : null;
   if (!found) throw KnownErrors.CURRENT_PROJECT_NOT_FOUND({ project_id: projectId });
   const { project } = found;
-  const user = userLookup.value;
   await checkCredentials(deps, headers, type, project, found.keyValid);
   const branchId = headers.get("branch-id");
   if (branchId !== undefined && branchId !== "main")

@@ -2,6 +2,8 @@
 // publishable key (or the public-client sentinel where the project allows keyless clients).
 import { KnownErrors, tokenRoute } from "@gatehouse/contract";
 import type { Hono } from "hono";
+import { sha256Hex } from "../crypto/hash.ts";
+import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import { jsonResponse } from "../http/respond.ts";
@@ -26,17 +28,22 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
     }
     const clientId = field(body, "client_id");
     const projectId = clientId?.replace(/#main$/, "");
-    const project = projectId ? await deps.projects.find(projectId) : undefined;
+    const secret = field(body, "client_secret");
+    const keyed = secret !== undefined && secret !== PUBLIC_CLIENT_SECRET;
+    // Project and key in one query, as for every keyed request.
+    const found = projectId
+      ? await deps.requestRepo.lookup({
+          projectId,
+          key: keyed ? { column: KEY_HASH_COLUMNS.pck, hash: sha256Hex(secret) } : undefined,
+          now: deps.clock.now(),
+        })
+      : undefined;
     const invalidClient = () =>
       KnownErrors.INVALID_OAUTH_CLIENT_ID_OR_SECRET({ client_id: clientId ?? null });
-    if (!project) throw invalidClient();
-    const secret = field(body, "client_secret");
-    if (secret === undefined || secret === PUBLIC_CLIENT_SECRET) {
-      if (project.config.require_publishable_client_key) {
-        throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id: project.id });
-      }
-    } else if (!(await deps.apiKeys.isValid(project.id, "pck", secret))) {
-      throw invalidClient();
+    if (!found || found.keyValid === false) throw invalidClient();
+    const { project } = found;
+    if (!keyed && project.config.require_publishable_client_key) {
+      throw KnownErrors.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT({ project_id: project.id });
     }
     const scope = field(body, "scope");
     if (scope !== undefined && scope !== "legacy") throw KnownErrors.INVALID_SCOPE({ scope });

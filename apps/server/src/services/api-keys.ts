@@ -4,14 +4,14 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { type ApiKeyKind, generateApiKey } from "../crypto/random.ts";
-import type { ApiKeySetRow, ApiKeysRepo, KeyColumn } from "../db/api-keys-repo.ts";
+import { type ApiKeySetRow, type ApiKeysRepo, KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
 import type { Db } from "../db/client.ts";
 
-const COLUMNS: Record<ApiKeyKind, { hash: KeyColumn; lastFour: keyof ApiKeySetRow }> = {
-  pck: { hash: "publishableClientKeyHash", lastFour: "publishableClientKeyLastFour" },
-  ssk: { hash: "secretServerKeyHash", lastFour: "secretServerKeyLastFour" },
-  sak: { hash: "superSecretAdminKeyHash", lastFour: "superSecretAdminKeyLastFour" },
-};
+const LAST_FOUR_COLUMNS = {
+  pck: "publishableClientKeyLastFour",
+  ssk: "secretServerKeyLastFour",
+  sak: "superSecretAdminKeyLastFour",
+} as const satisfies Record<ApiKeyKind, keyof ApiKeySetRow>;
 
 export type KeySetInput = {
   id?: string;
@@ -36,22 +36,17 @@ export function createApiKeyService(deps: { repo: ApiKeysRepo; clock: Clock }) {
       for (const kind of ["pck", "ssk", "sak"] as const) {
         const wanted = input.keys[kind];
         const value = wanted === true ? generateApiKey(kind) : wanted;
-        row[COLUMNS[kind].hash] = value ? sha256Hex(value) : null;
-        row[COLUMNS[kind].lastFour] = value ? value.slice(-4) : null;
+        row[KEY_HASH_COLUMNS[kind]] = value ? sha256Hex(value) : null;
+        row[LAST_FOUR_COLUMNS[kind]] = value ? value.slice(-4) : null;
         if (value) full[kind] = value;
       }
       const saved = await deps.repo.upsert(tx, row as Parameters<ApiKeysRepo["upsert"]>[1]);
       return { set: saved, keys: full };
     },
 
-    /** The project, and whether `key` is a valid key of this kind for it (one query: the hot path of every request). */
-    async projectWithKey(projectId: string, kind: ApiKeyKind, key: string) {
-      return deps.repo.projectWithKey(projectId, COLUMNS[kind].hash, sha256Hex(key), deps.clock.now());
-    },
-
     /** True when `key` is an unrevoked, unexpired key of this kind for the project. */
     isValid(projectId: string, kind: ApiKeyKind, key: string): Promise<boolean> {
-      return deps.repo.isValid(projectId, COLUMNS[kind].hash, sha256Hex(key), deps.clock.now());
+      return deps.repo.isValid(projectId, KEY_HASH_COLUMNS[kind], sha256Hex(key), deps.clock.now());
     },
   };
 }

@@ -1,9 +1,12 @@
 // Per-project ES256 signing keys: creation, the published JWKS, signing with the current key, verifying by kid,
 // and rotation without downtime (a new key is published an hour before it signs; old keys leave only once no
 // unexpired token can carry them).
+
+import type { KeyObject } from "node:crypto";
 import type { PublicJwk } from "@gatehouse/contract";
-import { compactVerify, decodeProtectedHeader, importJWK, type JWTPayload, SignJWT } from "jose";
+import type { JWTPayload } from "jose";
 import type { Clock } from "../clock.ts";
+import { peekHeader, privateKeyFromJwk, publicKeyFromJwk, signEs256, verifyEs256 } from "../crypto/es256.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { generateSigningKey } from "../crypto/signing-key.ts";
 import type { Db } from "../db/client.ts";
@@ -14,8 +17,7 @@ import type { NewSigningKeyRow, SigningKeyRow, SigningKeysRepo } from "../db/sig
 export const JWKS_CACHE_MS = 60 * 60 * 1000;
 const SIGNER_CACHE_MS = 60 * 1000;
 
-type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
-type VerifyingKey = { row: SigningKeyRow; key: ImportedKey };
+type VerifyingKey = { row: SigningKeyRow; key: KeyObject };
 
 export class TokenNotVerifiable extends Error {}
 
@@ -28,7 +30,7 @@ export function createSigningKeyService(deps: {
   const { repo, box, clock } = deps;
   // Key material never changes for a kid, so imported keys are cached for the life of the process.
   const verifying = new Map<string, VerifyingKey>();
-  const signing = new Map<string, ImportedKey>();
+  const signing = new Map<string, KeyObject>();
 
   async function newKeyRows(projectId: string, signsFrom: Date): Promise<NewSigningKeyRow[]> {
     return Promise.all(
@@ -70,7 +72,7 @@ export function createSigningKeyService(deps: {
     if (cached) return cached;
     const row = await repo.find(kid);
     if (!row) return undefined;
-    const entry = { row, key: await importJWK(row.publicJwk, "ES256") };
+    const entry = { row, key: publicKeyFromJwk(row.publicJwk) };
     verifying.set(kid, entry);
     return entry;
   }
@@ -99,10 +101,10 @@ export function createSigningKeyService(deps: {
       if (!current) throw new Error(`Project ${projectId} has no ${audience} signing key`);
       let key = signing.get(current.id);
       if (!key) {
-        key = await importJWK(JSON.parse(box.open(current.sealedPrivateJwk)), "ES256");
+        key = privateKeyFromJwk(JSON.parse(box.open(current.sealedPrivateJwk)));
         signing.set(current.id, key);
       }
-      return new SignJWT(payload).setProtectedHeader({ alg: "ES256", kid: current.id, typ: "JWT" }).sign(key);
+      return signEs256({ alg: "ES256", kid: current.id, typ: "JWT" }, payload, key);
     },
 
     /**
@@ -110,23 +112,16 @@ export function createSigningKeyService(deps: {
      * audience. Expiry is the caller's business (it is a different error). Throws TokenNotVerifiable.
      */
     async verify(token: string): Promise<{ payload: JWTPayload; projectId: string; audience: AudienceKind }> {
-      let kid: string | undefined;
-      try {
-        const header = decodeProtectedHeader(token);
-        if (header.alg !== "ES256") throw new TokenNotVerifiable("Unexpected algorithm");
-        kid = header.kid;
-      } catch {
-        throw new TokenNotVerifiable("Malformed token");
-      }
-      const key = kid ? await verifyingKey(kid) : undefined;
+      const kid = peekHeader(token)?.kid;
+      const key = typeof kid === "string" ? await verifyingKey(kid) : undefined;
       if (!key || key.row.retiredAt) throw new TokenNotVerifiable("Unknown signing key");
-      try {
-        const { payload } = await compactVerify(token, key.key, { algorithms: ["ES256"] });
-        const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
-        return { payload: claims, projectId: key.row.projectId, audience: key.row.audience };
-      } catch {
-        throw new TokenNotVerifiable("Bad signature or payload");
-      }
+      const verified = verifyEs256(token, key.key);
+      if (!verified) throw new TokenNotVerifiable("Bad signature, header or payload");
+      return {
+        payload: verified.payload as JWTPayload,
+        projectId: key.row.projectId,
+        audience: key.row.audience,
+      };
     },
 
     /**
