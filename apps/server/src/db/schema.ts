@@ -16,6 +16,12 @@ import {
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
+/** The owning project: everything of a project goes when the project is deleted. */
+const projectIdColumn = () =>
+  text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" });
+
 export const projects = pgTable("projects", {
   id: text("id").primaryKey(),
   displayName: text("display_name").notNull(),
@@ -35,9 +41,7 @@ export const apiKeySets = pgTable(
   "api_key_sets",
   {
     id: uuid("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     description: text("description").notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -69,9 +73,7 @@ export const signingKeys = pgTable(
   "signing_keys",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     audience: text("audience").$type<AudienceKind>().notNull(),
     publicJwk: jsonb("public_jwk").$type<PublicJwk>().notNull(),
     /** The private JWK sealed with the server secret. */
@@ -88,9 +90,7 @@ export const users = pgTable(
   "users",
   {
     id: uuid("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
     clientMetadata: jsonb("client_metadata"),
@@ -121,9 +121,7 @@ export const contactChannels = pgTable(
   "contact_channels",
   {
     id: uuid("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -149,9 +147,7 @@ export const sessions = pgTable(
   "sessions",
   {
     id: uuid("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -175,9 +171,7 @@ export const verificationCodes = pgTable(
   "verification_codes",
   {
     id: uuid("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     purpose: text("purpose").notNull(),
     codeHash: text("code_hash").notNull(),
     nonceHash: text("nonce_hash").notNull(),
@@ -204,9 +198,7 @@ export const emailOutbox = pgTable(
     id: uuid("id").primaryKey(),
     /** Insertion order: ids are random and many e-mails share a millisecond, so "newest first" needs this. */
     seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     html: text("html"),

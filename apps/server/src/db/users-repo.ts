@@ -1,5 +1,5 @@
 // User rows with their primary e-mail, which every user view needs: one query reads both.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { contactChannels, sessions, users } from "./schema.ts";
 
@@ -26,33 +26,21 @@ const toRecord = (row: { user: UserRow; primary: PrimaryEmail | null }): UserRec
 });
 
 export function createUsersRepo(db: Db) {
-  // Runs on every request that carries an access token: the user of a live session, or nothing.
-  const bySession = db
-    .select({ user: users, primary: primaryColumns, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(contactChannels, primaryJoin)
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder("sessionId")),
-        eq(sessions.projectId, sql.placeholder("projectId")),
-      ),
-    )
-    .prepare("user_by_session");
-
-  // Runs on every refresh: the session of a refresh token with its user, or nothing.
-  const byRefreshHash = db
-    .select({ user: users, primary: primaryColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(contactChannels, primaryJoin)
-    .where(
-      and(
-        eq(sessions.refreshTokenHash, sql.placeholder("hash")),
-        eq(sessions.projectId, sql.placeholder("projectId")),
-      ),
-    )
-    .prepare("user_by_refresh_hash");
+  /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
+  const sessionWithUser = (match: SQL | undefined, name: string) =>
+    db
+      .select({ user: users, primary: primaryColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(contactChannels, primaryJoin)
+      .where(and(match, eq(sessions.projectId, sql.placeholder("projectId"))))
+      .prepare(name);
+  const bySession = sessionWithUser(eq(sessions.id, sql.placeholder("sessionId")), "user_by_session");
+  // Runs on every refresh.
+  const byRefreshHash = sessionWithUser(
+    eq(sessions.refreshTokenHash, sql.placeholder("hash")),
+    "user_by_refresh_hash",
+  );
 
   return {
     /** The session of a refresh token (by its hash) and its user; undefined when the session is gone. */

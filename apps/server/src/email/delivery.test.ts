@@ -1,10 +1,9 @@
 // End-to-end e-mail delivery (WIRE.md §4.1, §4.2, §5.2) with a real SMTP peer (smtp-server in this process, mail parsed
 // with mailparser): a reset e-mail and a magic_link e-mail travel over SMTP, and the received link and OTP work.
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import { type ParsedMail, simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
+
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Received, type SmtpPeer, startSmtpPeer } from "../testing/smtp-peer.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -13,48 +12,18 @@ import {
 } from "../testing/test-server.ts";
 import { firstLink } from "./worker.ts";
 
-type Received = { mail: ParsedMail; user: unknown; rcptTo: string[] };
-
 const DISPLAY_NAME = "Acme Delivery";
 const DOMAIN = "https://app.example.com";
 const PASSWORD = "correct horse battery";
 const CODE = /^[0-9abcdefghjkmnpqrstvwxyz]{45}$/;
 
-/** An SMTP server in this process that parses everything it receives. */
-async function startPeer() {
-  const received: Received[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", async () => {
-        const mail = await simpleParser(Buffer.concat(chunks));
-        received.push({ mail, user: session.user, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
-        callback();
-      });
-    },
-  });
-  smtp.listen(0, "127.0.0.1");
-  await once(smtp.server, "listening");
-  return {
-    port: (smtp.server.address() as AddressInfo).port,
-    to: (address: string) => received.filter((r) => r.rcptTo.includes(address)),
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
-
 let server: TestServer;
-let peer: Awaited<ReturnType<typeof startPeer>>;
+let peer: SmtpPeer;
 let keys: ProjectKeys;
 
 beforeAll(async () => {
   server = await createTestServer();
-  peer = await startPeer();
+  peer = await startSmtpPeer();
   keys = (
     await server.createProject({
       displayName: DISPLAY_NAME,

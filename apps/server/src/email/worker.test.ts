@@ -1,65 +1,15 @@
 // The delivery worker against real SMTP peers (smtp-server in this process, mail parsed with mailparser): default
 // and per-project servers, the development inbox, retries with backoff, the 24-hour limit, leases and body clean-up.
-import { once } from "node:events";
-import { type AddressInfo, createServer } from "node:net";
-import { type ParsedMail, simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import type { LogFields, Logger } from "../logger.ts";
+import { freePort } from "../testing/server-process.ts";
+import { type SmtpPeer, startSmtpPeer } from "../testing/smtp-peer.ts";
 import { createTestServer, type TestServer } from "../testing/test-server.ts";
 import { smtpFromEmailConfig } from "./mailer.ts";
 import { createEmailOutbox, type EmailOutbox } from "./outbox.ts";
 import { DEFAULT_EMAIL_TEMPLATES, renderTemplate } from "./templates.ts";
 import { createEmailWorker, type EmailWorker, firstLink, RETRY_WINDOW_MS, retryDelayMs } from "./worker.ts";
-
-type Received = { mail: ParsedMail; user: unknown; rcptTo: string[] };
-
-/** An SMTP server in this process; `reject` makes it refuse messages after DATA with a temporary error. */
-async function startPeer(port = 0) {
-  const received: Received[] = [];
-  const state = { reject: false };
-  const server = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", async () => {
-        if (state.reject) {
-          callback(Object.assign(new Error("mailbox temporarily unavailable"), { responseCode: 451 }));
-          return;
-        }
-        const mail = await simpleParser(Buffer.concat(chunks));
-        received.push({ mail, user: session.user, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
-        callback();
-      });
-    },
-  });
-  server.listen(port, "127.0.0.1");
-  await once(server.server, "listening");
-  const address = server.server.address() as AddressInfo;
-  return {
-    port: address.port,
-    state,
-    received,
-    to: (address: string) => received.filter((r) => r.rcptTo.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-type Peer = Awaited<ReturnType<typeof startPeer>>;
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const standardConfig = (port: number) => ({
   email_config: {
@@ -77,9 +27,9 @@ let server: TestServer;
 let outbox: EmailOutbox;
 let worker: EmailWorker;
 let devWorker: EmailWorker;
-let defaultPeer: Peer;
-let projectPeer: Peer;
-const peers: Peer[] = [];
+let defaultPeer: SmtpPeer;
+let projectPeer: SmtpPeer;
+const peers: SmtpPeer[] = [];
 const logs: { msg: string; fields?: LogFields }[] = [];
 const captureLogger: Logger = {
   info: (msg, fields) => logs.push({ msg, fields }),
@@ -105,8 +55,8 @@ async function queue(projectId: string, to: string, link = "https://app.test/han
 
 beforeAll(async () => {
   server = await createTestServer();
-  defaultPeer = await startPeer();
-  projectPeer = await startPeer();
+  defaultPeer = await startSmtpPeer();
+  projectPeer = await startSmtpPeer();
   peers.push(defaultPeer, projectPeer);
   const { db, clock } = { db: server.deps.db, clock: server.clock };
   outbox = createEmailOutbox({ db, clock });
@@ -188,7 +138,7 @@ describe("e-mail worker", () => {
   });
 
   it("retries a rejected send with backoff and delivers once the server recovers", async () => {
-    const flaky = await startPeer();
+    const flaky = await startSmtpPeer();
     peers.push(flaky);
     flaky.state.reject = true;
     const { project } = await server.createProject({ config: standardConfig(flaky.port) });
