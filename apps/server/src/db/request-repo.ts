@@ -13,11 +13,12 @@ export type RequestLookup = {
   /** undefined when no key was presented. */
   keyValid: boolean | undefined;
   /** The session named by the token, with its user; undefined when there is no such session. */
-  session: { user: UserRecord; expiresAt: Date } | undefined;
+  session: { id: string; user: UserRecord; expiresAt: Date } | undefined;
 };
 
 export function createRequestRepo(db: Db) {
-  const prepare = (column: KeyColumn | undefined) => {
+  /** The session is matched by id (an access token's) or by refresh-token hash (the token endpoint's). */
+  const prepare = (column: KeyColumn | undefined, sessionBy: "id" | "refresh") => {
     const keyJoin = column
       ? and(
           eq(apiKeySets.projectId, projects.id),
@@ -36,11 +37,20 @@ export function createRequestRepo(db: Db) {
           isVerified: contactChannels.isVerified,
           usedForAuth: contactChannels.usedForAuth,
         },
+        sessionId: sessions.id,
         sessionExpiresAt: sessions.expiresAt,
       })
       .from(projects)
       .leftJoin(apiKeySets, keyJoin)
-      .leftJoin(sessions, and(eq(sessions.id, placeholder("sessionId")), eq(sessions.projectId, projects.id)))
+      .leftJoin(
+        sessions,
+        and(
+          sessionBy === "id"
+            ? eq(sessions.id, placeholder("sessionId"))
+            : eq(sessions.refreshTokenHash, placeholder("refreshHash")),
+          eq(sessions.projectId, projects.id),
+        ),
+      )
       .leftJoin(users, eq(users.id, sessions.userId))
       .leftJoin(
         contactChannels,
@@ -52,13 +62,18 @@ export function createRequestRepo(db: Db) {
       )
       .where(eq(projects.id, placeholder("projectId")))
       .limit(1)
-      .prepare(`request_lookup_${column ?? "nokey"}`);
+      .prepare(`request_lookup_${column ?? "nokey"}_${sessionBy}`);
   };
-  const statements = {
-    none: prepare(undefined),
-    publishableClientKeyHash: prepare("publishableClientKeyHash"),
-    secretServerKeyHash: prepare("secretServerKeyHash"),
-    superSecretAdminKeyHash: prepare("superSecretAdminKeyHash"),
+  // Prepared on first use: one statement per key column and way of finding the session.
+  const statements = new Map<string, ReturnType<typeof prepare>>();
+  const statement = (column: KeyColumn | undefined, sessionBy: "id" | "refresh") => {
+    const name = `${column ?? "none"}:${sessionBy}`;
+    let prepared = statements.get(name);
+    if (!prepared) {
+      prepared = prepare(column, sessionBy);
+      statements.set(name, prepared);
+    }
+    return prepared;
   };
   // A session id that matches nothing, for requests without a token (a uuid column cannot compare with null here).
   const NO_SESSION = "00000000-0000-0000-0000-000000000000";
@@ -68,14 +83,17 @@ export function createRequestRepo(db: Db) {
       projectId: string;
       key?: { column: KeyColumn; hash: string };
       sessionId?: string;
+      /** Instead of `sessionId`: find the session by the hash of its refresh token. */
+      refreshHash?: string;
       now: Date;
     }): Promise<RequestLookup | undefined> {
-      const statement = statements[input.key?.column ?? "none"];
-      const [row] = await statement.execute({
+      const sessionBy = input.refreshHash === undefined ? "id" : "refresh";
+      const [row] = await statement(input.key?.column, sessionBy).execute({
         projectId: input.projectId,
         hash: input.key?.hash ?? "",
         now: input.now.toISOString(),
         sessionId: input.sessionId ?? NO_SESSION,
+        refreshHash: input.refreshHash ?? "",
       });
       if (!row) return undefined;
       const user = row.user as UserRow | null;
@@ -84,8 +102,8 @@ export function createRequestRepo(db: Db) {
         project: row.project,
         keyValid: input.key ? row.keySetId !== null : undefined,
         session:
-          user && row.sessionExpiresAt
-            ? { user: { ...user, primaryEmail }, expiresAt: row.sessionExpiresAt }
+          user && row.sessionId && row.sessionExpiresAt
+            ? { id: row.sessionId, user: { ...user, primaryEmail }, expiresAt: row.sessionExpiresAt }
             : undefined,
       };
     },

@@ -83,7 +83,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const project = projectOf(caller);
     const refreshToken = readGatehouseHeaders(request.headers).get("refresh-token");
     if (!refreshToken) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-    const { accessToken } = await deps.sessions.refresh(project.id, refreshToken);
+    const accessToken = await deps.sessions.refresh(project.id, refreshToken);
     return { access_token: accessToken };
   });
 }

@@ -31,10 +31,13 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const secret = field(body, "client_secret");
     const keyed = secret !== undefined && secret !== PUBLIC_CLIENT_SECRET;
     // Project and key in one query, as for every keyed request.
+    // Project, key and (for a refresh) the session come back from one query.
+    const refreshToken = grantType === "refresh_token" ? field(body, "refresh_token") : undefined;
     const found = projectId
       ? await deps.requestRepo.lookup({
           projectId,
           key: keyed ? { column: KEY_HASH_COLUMNS.pck, hash: sha256Hex(secret) } : undefined,
+          refreshHash: refreshToken && sha256Hex(refreshToken),
           now: deps.clock.now(),
         })
       : undefined;
@@ -52,9 +55,8 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
       // Codes are issued by the OAuth callback; until a provider flow has issued one, every code is unknown.
       throw KnownErrors.INVALID_AUTHORIZATION_CODE();
     }
-    const refreshToken = field(body, "refresh_token");
     if (!refreshToken) return oauthError("invalid_request", "The refresh_token parameter is missing.");
-    const { accessToken } = await deps.sessions.refresh(project.id, refreshToken);
+    const accessToken = await deps.sessions.refreshSession(found.session);
     const answer = {
       access_token: accessToken,
       token_type: "Bearer",

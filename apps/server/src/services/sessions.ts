@@ -130,15 +130,21 @@ export function createSessionService(deps: {
      * Mints a new access token for a refresh token. Valid while the session exists, has not expired and its user
      * exists (the user's deletion deletes the session). Records the use on the session and the user.
      */
-    async refresh(
-      projectId: string,
-      refreshToken: string,
-    ): Promise<{ accessToken: string; user: UserRecord }> {
+    async refresh(projectId: string, refreshToken: string): Promise<string> {
       const found = await deps.users.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      return this.refreshSession(
+        found && { id: found.sessionId, user: found.user, expiresAt: found.sessionExpiresAt },
+      );
+    },
+
+    /** The refresh of a session already looked up (the token endpoint reads it with project and key). */
+    async refreshSession(
+      session: { id: string; user: UserRecord; expiresAt: Date } | undefined,
+    ): Promise<string> {
       const now = clock.now();
-      if (!found || found.sessionExpiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-      await deps.repo.touch(found.sessionId, now);
-      return { accessToken: await mintAccessToken(found.user, found.sessionId), user: found.user };
+      if (!session || session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      await deps.repo.touch(session.id, now);
+      return mintAccessToken(session.user, session.id);
     },
 
     /** Ends every session of the user, or all but `keep`, in the caller's transaction. */
