@@ -14,6 +14,7 @@ import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
 import { createEmailOutbox } from "./email/outbox.ts";
 import { createEmailWorker } from "./email/worker.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
@@ -60,14 +61,18 @@ export function createDeps(options: DepsOptions) {
   });
   const usersRepo = createUsersRepo(db);
   const users = createUserService({ repo: usersRepo, clock });
+  const logger = options.logger ?? createLogger();
+  const sessionsRepo = createSessionsRepo(db);
+  const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const sessions = createSessionService({
     db,
-    repo: createSessionsRepo(db),
+    repo: sessionsRepo,
     users: usersRepo,
     signingKeys,
     clock,
     baseUrl: options.baseUrl,
     accessTokenLifetimeMs,
+    activity,
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimits = createRateLimiter({
@@ -79,7 +84,6 @@ export function createDeps(options: DepsOptions) {
   const outbox = createEmailOutbox({ db, clock });
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
-  const logger = options.logger ?? createLogger();
   const emailWorker = createEmailWorker({
     db,
     clock,
@@ -108,6 +112,7 @@ export function createDeps(options: DepsOptions) {
     sessions,
     hasher,
     rateLimits,
+    activity,
     trustProxy: options.trustProxy ?? false,
     codes,
     outbox,

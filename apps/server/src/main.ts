@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   logger.info("internal project seeded");
 
   deps.emailWorker.start();
+  deps.activity.start();
   logger.info(
     config.smtp
       ? "e-mail: delivering through SMTP"
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets would hold it open.
     server.close(async () => {
       await deps.emailWorker.stop();
+      await deps.activity.stop();
       await database.close();
       releaseLock();
       logger.info("stopped");

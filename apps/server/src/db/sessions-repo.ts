@@ -31,13 +31,26 @@ export function createSessionsRepo(db: Db) {
         .where(and(eq(sessions.projectId, projectId), eq(sessions.userId, userId)))
         .orderBy(desc(sessions.createdAt));
     },
-    /** Records a use on the session and its user's last activity in one statement (one round trip). */
-    async touch(id: string, at: Date): Promise<void> {
+    /**
+     * Records uses of sessions, and their users' last activity, in one statement. Times only move forward, so an
+     * older batch written late cannot undo a newer one.
+     */
+    async touchMany(uses: { sessionId: string; at: Date }[]): Promise<void> {
+      if (uses.length === 0) return;
+      const values = sql.join(
+        uses.map((u) => sql`(${u.sessionId}::uuid, ${u.at.toISOString()}::timestamptz)`),
+        sql`, `,
+      );
       await db.execute(sql`
-        with touched as (
-          update ${sessions} set last_used_at = ${at.toISOString()} where id = ${id} returning user_id
+        with used(id, at) as (values ${values}),
+        touched as (
+          update ${sessions} s set last_used_at = greatest(s.last_used_at, used.at)
+          from used where s.id = used.id
+          returning s.user_id, used.at
         )
-        update ${users} set last_active_at = ${at.toISOString()} from touched where ${users.id} = touched.user_id`);
+        update ${users} u set last_active_at = greatest(u.last_active_at, latest.at)
+        from (select user_id, max(at) as at from touched group by user_id) latest
+        where u.id = latest.user_id`);
     },
     async delete(tx: Db, id: string): Promise<void> {
       await tx.delete(sessions).where(eq(sessions.id, id));

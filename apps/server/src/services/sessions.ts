@@ -8,6 +8,7 @@ import { randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { ActivityRecorder } from "./activity.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
 import { audienceOf } from "./users.ts";
 
@@ -45,6 +46,7 @@ export function createSessionService(deps: {
   clock: Clock;
   baseUrl: string;
   accessTokenLifetimeMs: number;
+  activity: ActivityRecorder;
 }) {
   const { clock } = deps;
 
@@ -143,14 +145,18 @@ export function createSessionService(deps: {
     ): Promise<string> {
       const now = clock.now();
       if (!session || session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-      await deps.repo.touch(session.id, now);
+      deps.activity.record(session.id, now);
       return mintAccessToken(session.user, session.id);
     },
 
     /** Ends every session of the user, or all but `keep`, in the caller's transaction. */
     endAllForUser: (tx: Db, userId: string, keep?: string) => deps.repo.deleteForUser(tx, userId, keep),
 
-    list: (projectId: string, userId: string) => deps.repo.listForUser(projectId, userId),
+    /** Lists sessions with this process's pending uses written first, so a client sees its own refreshes. */
+    async list(projectId: string, userId: string) {
+      await deps.activity.flush();
+      return deps.repo.listForUser(projectId, userId);
+    },
 
     findByRefreshToken: (projectId: string, refreshToken: string) =>
       deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken)),
