@@ -1,5 +1,5 @@
 // Fixed-window counters shared by every server process through the database.
-import { eq, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { rateLimitCounters } from "./schema.ts";
 
@@ -20,9 +20,21 @@ export function createRateLimitsRepo(db: Db) {
         .returning({ count: rateLimitCounters.count });
       return row?.count ?? 1;
     },
-    async count(key: string, windowStart: Date): Promise<number> {
-      const [row] = await db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, key));
-      return row && row.windowStart.getTime() === windowStart.getTime() ? row.count : 0;
+    /** The current counts of several keys in one query (a key whose window has passed counts 0). */
+    async counts(keys: { key: string; windowStart: Date }[]): Promise<number[]> {
+      const rows = await db
+        .select()
+        .from(rateLimitCounters)
+        .where(
+          inArray(
+            rateLimitCounters.key,
+            keys.map((k) => k.key),
+          ),
+        );
+      return keys.map(({ key, windowStart }) => {
+        const row = rows.find((r) => r.key === key);
+        return row && row.windowStart.getTime() === windowStart.getTime() ? row.count : 0;
+      });
     },
   };
 }

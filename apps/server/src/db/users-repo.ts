@@ -1,5 +1,6 @@
 // User rows with their primary e-mail, which every user view needs: one query reads both.
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
 import { contactChannels, sessions, users } from "./schema.ts";
 
@@ -24,6 +25,14 @@ const toRecord = (row: { user: UserRow; primary: PrimaryEmail | null }): UserRec
   ...row.user,
   primaryEmail: row.primary,
 });
+
+// A second reference to contact_channels, for a user's primary e-mail beside another of their channels.
+const primaryChannels = alias(contactChannels, "primary_channels");
+const primaryOf = {
+  value: primaryChannels.value,
+  isVerified: primaryChannels.isVerified,
+  usedForAuth: primaryChannels.usedForAuth,
+};
 
 export function createUsersRepo(db: Db) {
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
@@ -69,11 +78,20 @@ export function createUsersRepo(db: Db) {
       return (await this.findAuthChannel(projectId, email, executor))?.user;
     },
 
-    /** The auth-enabled channel of this address and its user. */
+    /** The auth-enabled channel of this address and its user (with the user's primary e-mail), in one query. */
     async findAuthChannel(projectId: string, email: string, executor: Db = db) {
-      const [channel] = await executor
-        .select()
+      const [row] = await executor
+        .select({ channel: contactChannels, user: users, primary: primaryOf })
         .from(contactChannels)
+        .innerJoin(users, eq(users.id, contactChannels.userId))
+        .leftJoin(
+          primaryChannels,
+          and(
+            eq(primaryChannels.userId, users.id),
+            eq(primaryChannels.isPrimary, true),
+            eq(primaryChannels.type, "email"),
+          ),
+        )
         .where(
           and(
             eq(contactChannels.projectId, projectId),
@@ -82,9 +100,7 @@ export function createUsersRepo(db: Db) {
             eq(contactChannels.usedForAuth, true),
           ),
         );
-      if (!channel) return undefined;
-      const user = await this.find(projectId, channel.userId, executor);
-      return user && { channel, user };
+      return row && { channel: row.channel, user: toRecord(row) };
     },
 
     /** A user's channel for this address, whether or not it is used for sign-in. */

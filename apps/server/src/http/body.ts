@@ -7,8 +7,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const tooLarge = () => new TextError(413, "Request body too large.");
 
 async function readCapped(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const length = request.headers.get("content-length");
+  if (length !== null) {
+    if (Number(length) > MAX_BODY_BYTES) throw tooLarge();
+    // A declared length within the cap: read it whole (the adapter's fast path, no web stream in between).
+    return request.text();
+  }
+  // No declared length (chunked): count as the chunks arrive and stop at the cap.
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

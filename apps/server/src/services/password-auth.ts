@@ -96,8 +96,7 @@ export function createPasswordAuth(deps: {
       // Counted per address whether or not it has an account, so the limit reveals nothing either.
       const emailKey = `${project.id}:${input.email.toLowerCase()}`;
       const ipKey = `${emailKey}:${clientIp}`;
-      await deps.rateLimits.assertOpen("sign_in_email_ip", ipKey);
-      await deps.rateLimits.assertOpen("sign_in_email", emailKey);
+      await deps.rateLimits.assertOpen(["sign_in_email_ip", ipKey], ["sign_in_email", emailKey]);
       const mismatch = async () => {
         await deps.rateLimits.record("sign_in_email_ip", ipKey);
         await deps.rateLimits.record("sign_in_email", emailKey);
@@ -112,10 +111,13 @@ export function createPasswordAuth(deps: {
       const rehash = deps.hasher.needsRehash(user.passwordHash)
         ? await deps.hasher.hash(input.password)
         : undefined;
-      const opened = await inTransaction(deps.db, async (tx) => {
-        if (rehash) await deps.usersRepo.update(tx, user.id, { passwordHash: rehash });
-        return deps.sessions.open(tx, user);
-      });
+      // A session is one insert; only a rehash needs a transaction around two writes.
+      const opened = rehash
+        ? await inTransaction(deps.db, async (tx) => {
+            await deps.usersRepo.update(tx, user.id, { passwordHash: rehash });
+            return deps.sessions.open(tx, user);
+          })
+        : await deps.sessions.open(deps.db, user);
       return deps.sessions.issue(opened);
     },
 

@@ -58,12 +58,21 @@ export function createRateLimiter(deps: { repo: RateLimitsRepo; clock: Clock; se
       if ((await increment(bucket, key, start)) > limitOf(bucket)) throw tooMany(retryAfter);
     },
 
-    /** Refuses with 429 when the bucket is already full, without counting (for buckets that count failures). */
-    async assertOpen(bucket: RateLimitBucket, key: string): Promise<void> {
+    /**
+     * Refuses with 429 when any of these buckets is already full, without counting (for buckets that count
+     * failures). One query for all of them.
+     */
+    async assertOpen(...checks: [RateLimitBucket, string][]): Promise<void> {
       if (!deps.settings.enabled) return;
-      const { start, retryAfter } = window(bucket);
-      if ((await deps.repo.count(`${bucket}:${key}`, new Date(start))) >= limitOf(bucket))
-        throw tooMany(retryAfter);
+      const windows = checks.map(([bucket]) => window(bucket));
+      const counts = await deps.repo.counts(
+        checks.map(([bucket, key], i) => ({
+          key: `${bucket}:${key}`,
+          windowStart: new Date(windows[i]!.start),
+        })),
+      );
+      const full = checks.findIndex(([bucket], i) => (counts[i] ?? 0) >= limitOf(bucket));
+      if (full >= 0) throw tooMany(windows[full]!.retryAfter);
     },
 
     /** Counts a failure without refusing (the next attempt meets `assertOpen`). */

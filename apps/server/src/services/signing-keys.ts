@@ -21,6 +21,9 @@ type VerifyingKey = { row: SigningKeyRow; key: KeyObject };
 
 export class TokenNotVerifiable extends Error {}
 
+export type VerifiedToken = { payload: JWTPayload; projectId: string; audience: AudienceKind };
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createSigningKeyService(deps: {
   repo: SigningKeysRepo;
   box: SecretBox;
@@ -31,6 +34,10 @@ export function createSigningKeyService(deps: {
   // Key material never changes for a kid, so imported keys are cached for the life of the process.
   const verifying = new Map<string, VerifyingKey>();
   const signing = new Map<string, KeyObject>();
+  // A client sends the same access token for its whole ten-minute life, and checking an ECDSA signature is the
+  // costliest step of a request: remember recent verified tokens (oldest forgotten first). Expiry and the session
+  // are still checked on every request by the caller.
+  const verified = new Map<string, VerifiedToken & { kid: string }>();
 
   async function newKeyRows(projectId: string, signsFrom: Date): Promise<NewSigningKeyRow[]> {
     return Promise.all(
@@ -111,17 +118,24 @@ export function createSigningKeyService(deps: {
      * Checks the signature with the key named by `kid` and returns the claims with the key's project and
      * audience. Expiry is the caller's business (it is a different error). Throws TokenNotVerifiable.
      */
-    async verify(token: string): Promise<{ payload: JWTPayload; projectId: string; audience: AudienceKind }> {
+    async verify(token: string): Promise<VerifiedToken> {
+      const known = verified.get(token);
+      if (known) return known;
       const kid = peekHeader(token)?.kid;
       const key = typeof kid === "string" ? await verifyingKey(kid) : undefined;
       if (!key || key.row.retiredAt) throw new TokenNotVerifiable("Unknown signing key");
-      const verified = verifyEs256(token, key.key);
-      if (!verified) throw new TokenNotVerifiable("Bad signature, header or payload");
-      return {
-        payload: verified.payload as JWTPayload,
+      const jws = verifyEs256(token, key.key);
+      if (!jws) throw new TokenNotVerifiable("Bad signature, header or payload");
+      const result = {
+        payload: jws.payload as JWTPayload,
         projectId: key.row.projectId,
         audience: key.row.audience,
+        kid: key.row.id,
       };
+      // Keyed by the whole token: only the exact bytes whose signature was checked can hit the cache.
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(token, result);
+      return result;
     },
 
     /**
@@ -139,6 +153,7 @@ export function createSigningKeyService(deps: {
         if (supersededAt !== undefined && supersededAt + deps.accessTokenLifetimeMs <= now.getTime()) {
           await repo.retire(tx, key.id, now);
           verifying.delete(key.id);
+          for (const [token, entry] of verified) if (entry.kid === key.id) verified.delete(token);
         }
       }
       await repo.insert(tx, await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS)));
