@@ -121,6 +121,12 @@ async function latestEmail(to: string): Promise<{ subject: string; text: string 
 
 const codeInLink = (text: string) => /[?&]code=([0-9a-z]{45})/.exec(text)?.[1] ?? "";
 
+type ClientApp = ReturnType<typeof clientApp>;
+
+/** Password sign-up as an app without a browser does it (no redirect, no verification callback). */
+const signUp = (app: ClientApp, email: string, password = PASSWORD) =>
+  app.signUpWithCredential({ email, password, noRedirect: true, noVerificationCallback: true });
+
 /** The error code of a failed SDK result (the SDK rebuilds known errors from the wire code). */
 function errorCodeOf(result: { status: "ok" } | { status: "error"; error: unknown }): string | undefined {
   if (result.status !== "error") return undefined;
@@ -133,12 +139,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
     const app = clientApp();
     const email = uniqueEmail();
     const log = mark();
-    const result = await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const result = await signUp(app, email);
     expect(result.status, log.failures()).toBe("ok");
 
     const user = await app.getUser();
@@ -151,8 +152,8 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
     expect(log.calls()).toContain("POST /api/v1/auth/password/sign-up 200");
 
     // 2.8.108 speaks the x-hexclave-* spelling.
-    const signUp = log.since().find((e) => e.path === "/api/v1/auth/password/sign-up");
-    expect(signUp?.requestHeaders).toMatchObject({
+    const signUpCall = log.since().find((e) => e.path === "/api/v1/auth/password/sign-up");
+    expect(signUpCall?.requestHeaders).toMatchObject({
       "x-hexclave-access-type": "client",
       "x-hexclave-project-id": "internal",
       "x-hexclave-publishable-client-key": server.keys.pck,
@@ -161,26 +162,11 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
 
   it("reports a taken e-mail and a short password as the SDK's known errors", async () => {
     const email = uniqueEmail();
-    const first = await clientApp().signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const first = await signUp(clientApp(), email);
     expect(first.status).toBe("ok");
-    const again = await clientApp().signUpWithCredential({
-      email: email.toUpperCase(),
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const again = await signUp(clientApp(), email.toUpperCase());
     expect(errorCodeOf(again)).toBe("USER_EMAIL_ALREADY_EXISTS");
-    const short = await clientApp().signUpWithCredential({
-      email: uniqueEmail(),
-      password: "short",
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const short = await signUp(clientApp(), uniqueEmail(), "short");
     expect(errorCodeOf(short)).toBe("PASSWORD_TOO_SHORT");
   });
 
@@ -188,12 +174,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
     const app = clientApp();
     const email = uniqueEmail();
     const log = mark();
-    const signedUp = await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const signedUp = await signUp(app, email);
     expect(signedUp.status, log.failures()).toBe("ok");
     const user = await app.getUser();
     const { refreshToken } = (await user?.currentSession.getTokens()) ?? {};
@@ -236,12 +217,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
   it("lists the user's sessions with the current one marked", async () => {
     const app = clientApp();
     const email = uniqueEmail();
-    await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    await signUp(app, email);
     const second = clientApp();
     expect((await second.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe(
       "ok",
@@ -256,12 +232,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
   it("refreshes through the token endpoint when it has only a refresh token", async () => {
     const app = clientApp();
     const email = uniqueEmail();
-    await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    await signUp(app, email);
     const tokens = await (await app.getUser())?.currentSession.getTokens();
     const refreshToken = tokens?.refreshToken ?? "";
     expect(refreshToken).not.toBe("");
@@ -275,12 +246,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
   it("gives the server app the server view of the signed-in user", async () => {
     const app = clientApp();
     const email = uniqueEmail();
-    await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    await signUp(app, email);
     const clientUser = await app.getUser();
     const tokens = await clientUser?.currentSession.getTokens();
     const log = mark();
@@ -307,12 +273,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
     expect(await app.getUser()).toBeNull();
 
     const email = uniqueEmail();
-    const upgraded = await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    const upgraded = await signUp(app, email);
     expect(upgraded.status, log.failures()).toBe("ok");
     const user = await app.getUser();
     expect(user?.id).toBe(anonymous.id);
@@ -322,12 +283,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
 
   it("updates the display name and reads it back", async () => {
     const app = clientApp();
-    await app.signUpWithCredential({
-      email: uniqueEmail(),
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    await signUp(app, uniqueEmail());
     const log = mark();
     const user = await app.getUser({ or: "throw" });
     await user.update({ displayName: "Ada Lovelace" });
@@ -347,12 +303,7 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
   it("resets a forgotten password with the code from the development inbox", async () => {
     const app = clientApp();
     const email = uniqueEmail();
-    await app.signUpWithCredential({
-      email,
-      password: PASSWORD,
-      noRedirect: true,
-      noVerificationCallback: true,
-    });
+    await signUp(app, email);
     const log = mark();
     const sent = await app.sendForgotPasswordEmail(email, {
       callbackUrl: `${server.baseUrl}/handler/password-reset`,
