@@ -1,4 +1,5 @@
 // The composition root: every repository and service is built here once and passed down. No module singletons.
+import { hkdfSync } from "node:crypto";
 import { type Clock, systemClock } from "./clock.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox } from "./crypto/secret-box.ts";
@@ -73,6 +74,7 @@ export function createDeps(options: DepsOptions) {
     baseUrl: options.baseUrl,
     accessTokenLifetimeMs,
     activity,
+    rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimits = createRateLimiter({

@@ -242,3 +242,13 @@ describe("generateSigningKey", () => {
     );
   });
 });
+
+describe("crockfordOf", () => {
+  it("encodes five bits a character, most significant first (known vector)", async () => {
+    const { crockfordOf } = await import("./random.ts");
+    // 0x00 0x44 0x32 0x14 0xc7 = 00000 00001 00010 00011 00100 00101 00110 00111
+    expect(crockfordOf(Uint8Array.from([0x00, 0x44, 0x32, 0x14, 0xc7]), 8)).toBe("01234567");
+    expect(crockfordOf(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff]), 8)).toBe("zzzzzzzz");
+    expect(crockfordOf(new Uint8Array(32).fill(0xa5), 45)).toHaveLength(45);
+  });
+});

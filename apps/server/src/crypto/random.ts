@@ -11,6 +11,23 @@ export function randomCrockford(length: number): string {
   return out;
 }
 
+/** Crockford base32 of `bytes`, 5 bits a character, cut to `length` (for tokens derived from a MAC). */
+export function crockfordOf(bytes: Uint8Array, length: number): string {
+  let out = "";
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < length) {
+      out += CROCKFORD_ALPHABET[(buffer >> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return out;
+}
+
 export type ApiKeyKind = "pck" | "ssk" | "sak";
 
 /** A project key: its prefix and 45 Crockford characters (225 bits), as WIRE.md §4.14 specifies. */

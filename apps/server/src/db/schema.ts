@@ -226,3 +226,19 @@ export const rateLimitCounters = pgTable("rate_limit_counters", {
   windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
   count: integer("count").notNull(),
 });
+
+/**
+ * Refresh tokens a session issued before its current one (refresh-token rotation, WIRE.md §3.4), kept as hashes
+ * until the session ends so that a replayed old token is recognised as reuse.
+ */
+export const retiredRefreshTokens = pgTable(
+  "retired_refresh_tokens",
+  {
+    hash: text("hash").primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("retired_refresh_tokens_session_idx").on(t.sessionId)],
+);

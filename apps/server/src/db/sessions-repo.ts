@@ -1,7 +1,7 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { sessions, users } from "./schema.ts";
+import { type Db, inTransaction } from "./client.ts";
+import { retiredRefreshTokens, sessions, users } from "./schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -52,6 +52,25 @@ export function createSessionsRepo(db: Db) {
         from (select user_id, max(at) as at from touched group by user_id) latest
         where u.id = latest.user_id`);
     },
+    /**
+     * Replaces a session's refresh token (rotation), keeping the old one's hash to recognise a replay. Repeating it
+     * with the same tokens changes nothing, so two refreshes racing with one token agree.
+     */
+    async rotate(id: string, oldHash: string, newHash: string, at: Date): Promise<void> {
+      await inTransaction(db, async (tx) => {
+        await tx.update(sessions).set({ refreshTokenHash: newHash }).where(eq(sessions.id, id));
+        await tx
+          .insert(retiredRefreshTokens)
+          .values({ hash: oldHash, sessionId: id, retiredAt: at })
+          .onConflictDoNothing();
+      });
+    },
+
+    async findRetired(hash: string) {
+      const [row] = await db.select().from(retiredRefreshTokens).where(eq(retiredRefreshTokens.hash, hash));
+      return row;
+    },
+
     async delete(tx: Db, id: string): Promise<void> {
       await tx.delete(sessions).where(eq(sessions.id, id));
     },

@@ -38,7 +38,13 @@ export function createUsersRepo(db: Db) {
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
   const sessionWithUser = (match: SQL | undefined, name: string) =>
     db
-      .select({ user: users, primary: primaryColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt })
+      .select({
+        user: users,
+        primary: primaryColumns,
+        sessionId: sessions.id,
+        expiresAt: sessions.expiresAt,
+        refreshTokenHash: sessions.refreshTokenHash,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .leftJoin(contactChannels, primaryJoin)
@@ -70,7 +76,13 @@ export function createUsersRepo(db: Db) {
     /** The user of a session, with the session's expiry; undefined when the session is gone. */
     async findBySession(projectId: string, sessionId: string) {
       const [row] = await bySession.execute({ projectId, sessionId });
-      return row && { user: toRecord(row), sessionExpiresAt: row.expiresAt };
+      return (
+        row && {
+          user: toRecord(row),
+          sessionExpiresAt: row.expiresAt,
+          refreshTokenHash: row.refreshTokenHash,
+        }
+      );
     },
 
     /** The user who signs in with this address (an auth-enabled channel), matched case-insensitively. */

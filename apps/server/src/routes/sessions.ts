@@ -83,7 +83,9 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const project = projectOf(caller);
     const refreshToken = readGatehouseHeaders(request.headers).get("refresh-token");
     if (!refreshToken) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
-    const accessToken = await deps.sessions.refresh(project.id, refreshToken);
-    return { access_token: accessToken };
+    const refreshed = await deps.sessions.refresh(project, refreshToken);
+    return refreshed.rotated
+      ? { access_token: refreshed.accessToken, refresh_token: refreshed.refreshToken }
+      : { access_token: refreshed.accessToken };
   });
 }

@@ -56,13 +56,13 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
       throw KnownErrors.INVALID_AUTHORIZATION_CODE();
     }
     if (!refreshToken) return oauthError("invalid_request", "The refresh_token parameter is missing.");
-    const accessToken = await deps.sessions.refreshSession(found.session);
+    const refreshed = await deps.sessions.refreshSession(project, refreshToken, found.session);
     const answer = {
-      access_token: accessToken,
+      access_token: refreshed.accessToken,
       token_type: "Bearer",
       expires_in: Math.floor(deps.accessTokenLifetimeMs / 1000),
       scope: "legacy",
-      refresh_token: refreshToken,
+      refresh_token: refreshed.refreshToken,
     };
     return jsonResponse(200, answer, { pragma: "no-cache" });
   });

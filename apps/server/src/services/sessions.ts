@@ -1,14 +1,15 @@
 // Sessions and tokens (WIRE.md §3): a session holds the hash of its opaque refresh token; access tokens are ES256
 // JWTs minted from a session with exactly the claims of §3.1.
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
-import { randomCrockford } from "../crypto/random.ts";
+import { crockfordOf, randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { ActivityRecorder } from "./activity.ts";
+import type { Project } from "./projects.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
 import { audienceOf } from "./users.ts";
 
@@ -31,6 +32,12 @@ export function tokenIssuerAndAudience(
   return { iss: `${baseUrl}/api/v1/${path}/${projectId}`, aud: `${projectId}${suffix}` };
 }
 
+/** How long a replaced refresh token still works (a client that lost the answer retries with it). */
+export const ROTATION_GRACE_MS = 30_000;
+
+type RefreshableSession = { id: string; user: UserRecord; expiresAt: Date };
+export type Refreshed = { accessToken: string; refreshToken: string; rotated: boolean };
+
 export type IssuedSession = {
   user: UserRecord;
   sessionId: string;
@@ -47,8 +54,37 @@ export function createSessionService(deps: {
   baseUrl: string;
   accessTokenLifetimeMs: number;
   activity: ActivityRecorder;
+  /** Key of the HMAC that derives rotated refresh tokens, from the server secret. */
+  rotationKey: Buffer;
 }) {
   const { clock } = deps;
+
+  /** The token that replaces `presented`: derived, so a retry within the grace window gets the same one again. */
+  const successorOf = (presented: string) =>
+    crockfordOf(createHmac("sha256", deps.rotationKey).update(presented).digest(), 45);
+
+  /** A token that is not a session's current one: the previous one within its grace window, or a replay. */
+  async function replayed(projectId: string, presented: string, now: Date): Promise<Refreshed> {
+    const retired = await deps.repo.findRetired(sha256Hex(presented));
+    if (!retired) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+    const successor = successorOf(presented);
+    const current = await deps.users.findBySession(projectId, retired.sessionId);
+    const graceful =
+      current !== undefined &&
+      current.refreshTokenHash === sha256Hex(successor) &&
+      now.getTime() - retired.retiredAt.getTime() < ROTATION_GRACE_MS &&
+      current.sessionExpiresAt > now;
+    if (!graceful) {
+      // Reuse of a replaced token means two parties hold this session: end it for both.
+      await inTransaction(deps.db, (tx) => deps.repo.delete(tx, retired.sessionId));
+      throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+    }
+    return {
+      accessToken: await mintAccessToken(current.user, retired.sessionId),
+      refreshToken: successor,
+      rotated: true,
+    };
+  }
 
   async function mintAccessToken(
     user: UserRecord,
@@ -132,21 +168,40 @@ export function createSessionService(deps: {
      * Mints a new access token for a refresh token. Valid while the session exists, has not expired and its user
      * exists (the user's deletion deletes the session). Records the use on the session and the user.
      */
-    async refresh(projectId: string, refreshToken: string): Promise<string> {
-      const found = await deps.users.findByRefreshHash(projectId, sha256Hex(refreshToken));
-      return this.refreshSession(
-        found && { id: found.sessionId, user: found.user, expiresAt: found.sessionExpiresAt },
-      );
+    async refresh(project: Project, refreshToken: string): Promise<Refreshed> {
+      const found = await deps.users.findByRefreshHash(project.id, sha256Hex(refreshToken));
+      const session = found && { id: found.sessionId, user: found.user, expiresAt: found.sessionExpiresAt };
+      return this.refreshSession(project, refreshToken, session);
     },
 
-    /** The refresh of a session already looked up (the token endpoint reads it with project and key). */
+    /**
+     * The refresh of a session already found by its current refresh token (the token endpoint reads it with
+     * project and key). Under rotation (WIRE.md §3.4) a new refresh token replaces the presented one; a previous
+     * token is honoured for 30 seconds after it was replaced, and any other replay ends the session.
+     */
     async refreshSession(
-      session: { id: string; user: UserRecord; expiresAt: Date } | undefined,
-    ): Promise<string> {
+      project: Project,
+      presented: string,
+      session: RefreshableSession | undefined,
+    ): Promise<Refreshed> {
       const now = clock.now();
-      if (!session || session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      const rotation = project.config.refresh_token_rotation;
+      if (!session) {
+        if (rotation) return replayed(project.id, presented, now);
+        throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      }
+      if (session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
       deps.activity.record(session.id, now);
-      return mintAccessToken(session.user, session.id);
+      let refreshToken = presented;
+      if (rotation) {
+        refreshToken = successorOf(presented);
+        await deps.repo.rotate(session.id, sha256Hex(presented), sha256Hex(refreshToken), now);
+      }
+      return {
+        accessToken: await mintAccessToken(session.user, session.id),
+        refreshToken,
+        rotated: rotation,
+      };
     },
 
     /** Ends every session of the user, or all but `keep`, in the caller's transaction. */
