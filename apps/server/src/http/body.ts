@@ -1,6 +1,6 @@
 // Request bodies by content type (WIRE.md §1.6), read with a size cap so a huge upload is refused early.
 import { KnownErrors } from "@gatehouse/contract";
-import { TextError } from "./text-error.ts";
+import { TextError } from "../text-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 // Reading Gatehouse request headers in either spelling (x-stack-* or x-hexclave-*, WIRE.md §1.2).
 import { bothSpellings, type RequestHeaderSuffix } from "@gatehouse/contract";
-import { TextError } from "./text-error.ts";
+import { TextError } from "../text-error.ts";
 
 export type HeaderReader = {
   get(suffix: RequestHeaderSuffix): string | undefined;

@@ -1,7 +1,7 @@
 // Building responses: JSON and text with explicit UTF-8 content types, and the rendering of every error kind.
 import { bothSpellings, isKnownError } from "@gatehouse/contract";
 import type { Logger } from "../logger.ts";
-import { isTextError } from "./text-error.ts";
+import { isTextError } from "../text-error.ts";
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

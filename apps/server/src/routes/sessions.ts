@@ -13,7 +13,7 @@ import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
 import { readGatehouseHeaders } from "../http/headers.ts";
-import { TextError } from "../http/text-error.ts";
+import { TextError } from "../text-error.ts";
 import { projectOf } from "./auth.ts";
 
 /** Clients manage only their own sessions; server and admin callers any user's of the project. */

@@ -10,8 +10,8 @@ import type { UserRecord } from "../db/users-repo.ts";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
-import { TextError } from "../http/text-error.ts";
 import { toClientUser, toServerUser } from "../services/users.ts";
+import { TextError } from "../text-error.ts";
 
 /** Clients get the client shape; server and admin callers the server shape. */
 const userView = (caller: Caller, user: UserRecord) =>

@@ -3,7 +3,7 @@
 import { KnownErrors } from "@gatehouse/contract";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
-import { TextError } from "../http/text-error.ts";
+import { TextError } from "../text-error.ts";
 import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";
 import type { RateLimiter } from "./rate-limits.ts";

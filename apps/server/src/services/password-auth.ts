@@ -5,7 +5,7 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
-import { TextError } from "../http/text-error.ts";
+import { TextError } from "../text-error.ts";
 import type { EmailVerification } from "./email-verification.ts";
 import type { EmailService } from "./emails.ts";
 import type { Project } from "./projects.ts";

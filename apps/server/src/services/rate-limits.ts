@@ -3,7 +3,7 @@
 // request would cost more than the abuse it stops (each process then allows the limit on its own).
 import type { Clock } from "../clock.ts";
 import type { RateLimitsRepo } from "../db/rate-limits-repo.ts";
-import { TextError } from "../http/text-error.ts";
+import { TextError } from "../text-error.ts";
 
 export const RATE_LIMIT_BUCKETS = {
   /** Every /api/v1 request, per client IP. */

@@ -7,7 +7,7 @@ import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
-import { TextError } from "../http/text-error.ts";
+import { TextError } from "../text-error.ts";
 
 export type SelfUpdate = {
   display_name?: string | null;

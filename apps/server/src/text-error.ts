@@ -1,4 +1,5 @@
-// Plain-text errors (WIRE.md §1.9): client failures that are not known errors, answered as text/plain.
+// Plain-text errors (WIRE.md §1.9): failures that are not known errors, answered as text/plain. Shared by the
+// services (which raise them) and the HTTP layer (which renders them), so it sits beside both.
 
 export class TextError extends Error {
   readonly isTextError = true;
