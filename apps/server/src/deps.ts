@@ -106,7 +106,7 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
     projectsRepo,
     projects: createProjectService({ db, repo: projectsRepo, signingKeys, clock }),
-    apiKeys: createApiKeyService({ repo: createApiKeysRepo(db), clock }),
+    apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
     signingKeys,
     usersRepo,
     requestRepo: createRequestRepo(db),

@@ -1,5 +1,4 @@
-// API key set rows. Keys are looked up by the SHA-256 hash of the presented value, never compared in plaintext.
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+// API key set rows. Keys are stored as SHA-256 hashes; a presented key is checked by hash in db/request-repo.ts.
 import type { Db } from "./client.ts";
 import { apiKeySets } from "./schema.ts";
 
@@ -14,31 +13,8 @@ export const KEY_HASH_COLUMNS = {
   sak: "superSecretAdminKeyHash",
 } as const satisfies Record<string, KeyColumn>;
 
-export function createApiKeysRepo(db: Db) {
-  // One prepared statement per key kind: this runs on every authenticated request.
-  const prepareValid = (column: KeyColumn) =>
-    db
-      .select({ id: apiKeySets.id })
-      .from(apiKeySets)
-      .where(
-        and(
-          eq(apiKeySets.projectId, sql.placeholder("projectId")),
-          eq(apiKeySets[column], sql.placeholder("hash")),
-          isNull(apiKeySets.manuallyRevokedAt),
-          gt(apiKeySets.expiresAt, sql.placeholder("now")),
-        ),
-      )
-      .prepare(`valid_key_${column}`);
-  const valid = {
-    publishableClientKeyHash: prepareValid("publishableClientKeyHash"),
-    secretServerKeyHash: prepareValid("secretServerKeyHash"),
-    superSecretAdminKeyHash: prepareValid("superSecretAdminKeyHash"),
-  };
+export function createApiKeysRepo() {
   return {
-    async isValid(projectId: string, column: KeyColumn, hash: string, now: Date): Promise<boolean> {
-      const rows = await valid[column].execute({ projectId, hash, now: now.toISOString() });
-      return rows.length > 0;
-    },
     async upsert(tx: Db, row: NewApiKeySetRow): Promise<ApiKeySetRow> {
       const { id: _id, ...changes } = row;
       const [saved] = await tx

@@ -10,13 +10,6 @@ export function createSessionsRepo(db: Db) {
     async insert(tx: Db, row: typeof sessions.$inferInsert): Promise<void> {
       await tx.insert(sessions).values(row);
     },
-    async findByRefreshHash(projectId: string, hash: string): Promise<SessionRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(sessions)
-        .where(and(eq(sessions.projectId, projectId), eq(sessions.refreshTokenHash, hash)));
-      return row;
-    },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
       const [row] = await db
         .select()

@@ -1,7 +1,6 @@
 // Project API keys: key sets are created with fresh random keys (or the seeded ones), stored as hashes plus the
 // last four characters, and checked by hash on every request.
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { type ApiKeyKind, generateApiKey } from "../crypto/random.ts";
 import { type ApiKeySetRow, type ApiKeysRepo, KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
@@ -21,7 +20,7 @@ export type KeySetInput = {
   keys: Partial<Record<ApiKeyKind, true | string>>;
 };
 
-export function createApiKeyService(deps: { repo: ApiKeysRepo; clock: Clock }) {
+export function createApiKeyService(deps: { repo: ApiKeysRepo }) {
   return {
     /** Creates (or, for a known id, rewrites) a key set. Returns the full keys: the only time they are seen. */
     async save(tx: Db, projectId: string, input: KeySetInput) {
@@ -42,11 +41,6 @@ export function createApiKeyService(deps: { repo: ApiKeysRepo; clock: Clock }) {
       }
       const saved = await deps.repo.upsert(tx, row as Parameters<ApiKeysRepo["upsert"]>[1]);
       return { set: saved, keys: full };
-    },
-
-    /** True when `key` is an unrevoked, unexpired key of this kind for the project. */
-    isValid(projectId: string, kind: ApiKeyKind, key: string): Promise<boolean> {
-      return deps.repo.isValid(projectId, KEY_HASH_COLUMNS[kind], sha256Hex(key), deps.clock.now());
     },
   };
 }

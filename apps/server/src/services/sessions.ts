@@ -213,12 +213,15 @@ export function createSessionService(deps: {
       return deps.repo.listForUser(projectId, userId);
     },
 
-    findByRefreshToken: (projectId: string, refreshToken: string) =>
-      deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken)),
+    /** The session of a refresh token and its user's id, or undefined. */
+    async findByRefreshToken(projectId: string, refreshToken: string) {
+      const found = await deps.users.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      return found && { id: found.sessionId, userId: found.user.id };
+    },
 
     /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */
     async endByRefreshToken(projectId: string, userId: string, refreshToken: string): Promise<void> {
-      const session = await deps.repo.findByRefreshHash(projectId, sha256Hex(refreshToken));
+      const session = await this.findByRefreshToken(projectId, refreshToken);
       if (session?.userId === userId) await this.end(session.id);
     },
     find: (projectId: string, sessionId: string) => deps.repo.find(projectId, sessionId),
