@@ -10,6 +10,7 @@ import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
 import { createRequestRepo } from "./db/request-repo.ts";
 import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
+import { createTeamsRepo } from "./db/teams-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
 import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
 import { createEmailOutbox } from "./email/outbox.ts";
@@ -21,13 +22,16 @@ import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
+import { createPermissionService } from "./services/permissions.ts";
 import { createProjectService } from "./services/projects.ts";
 import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
+import { createTeamService } from "./services/teams.ts";
 import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
+import { createWebhookEvents } from "./webhooks/events.ts";
 
 /** Access tokens live 10 minutes by default (WIRE.md §3.1). */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_MS = 10 * 60 * 1000;
@@ -61,7 +65,11 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
   });
   const usersRepo = createUsersRepo(db);
-  const users = createUserService({ repo: usersRepo, clock });
+  const teamsRepo = createTeamsRepo(db);
+  const events = createWebhookEvents({ db, clock });
+  const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
+  const permissions = createPermissionService({ teamsRepo });
+  const users = createUserService({ repo: usersRepo, teams, events, clock });
   const logger = options.logger ?? createLogger();
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
@@ -105,10 +113,14 @@ export function createDeps(options: DepsOptions) {
     development: options.development ?? false,
     accessTokenLifetimeMs,
     projectsRepo,
-    projects: createProjectService({ db, repo: projectsRepo, signingKeys, clock }),
+    projects: createProjectService({ db, repo: projectsRepo, signingKeys, permissions, clock }),
     apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
     signingKeys,
     usersRepo,
+    teamsRepo,
+    teams,
+    permissions,
+    events,
     requestRepo: createRequestRepo(db),
     users,
     sessions,
@@ -135,6 +147,8 @@ export function createDeps(options: DepsOptions) {
     userUpdates: createUserUpdates({
       db,
       repo: usersRepo,
+      users,
+      teamsRepo,
       clock,
       totpBox: createSecretBox(options.secret, "totp"),
     }),

@@ -9,4 +9,5 @@ export * from "./schemas/auth.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/jwks.ts";
 export * from "./schemas/projects.ts";
+export * from "./schemas/teams.ts";
 export * from "./schemas/users.ts";

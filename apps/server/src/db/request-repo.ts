@@ -3,8 +3,8 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { KeyColumn } from "./api-keys-repo.ts";
 import type { Db } from "./client.ts";
-import { apiKeySets, contactChannels, projects, sessions, users } from "./schema.ts";
-import type { PrimaryEmail, UserRecord, UserRow } from "./users-repo.ts";
+import { apiKeySets, projects, sessions, users } from "./schema.ts";
+import { toUserRecord, USER_COLUMNS, USER_JOINS, type UserRecord, type UserRow } from "./users-repo.ts";
 
 const placeholder = (name: string) => sql.placeholder(name);
 
@@ -31,12 +31,7 @@ export function createRequestRepo(db: Db) {
       .select({
         project: projects,
         keySetId: apiKeySets.id,
-        user: users,
-        primary: {
-          value: contactChannels.value,
-          isVerified: contactChannels.isVerified,
-          usedForAuth: contactChannels.usedForAuth,
-        },
+        ...USER_COLUMNS,
         sessionId: sessions.id,
         sessionExpiresAt: sessions.expiresAt,
       })
@@ -52,14 +47,8 @@ export function createRequestRepo(db: Db) {
         ),
       )
       .leftJoin(users, eq(users.id, sessions.userId))
-      .leftJoin(
-        contactChannels,
-        and(
-          eq(contactChannels.userId, users.id),
-          eq(contactChannels.isPrimary, true),
-          eq(contactChannels.type, "email"),
-        ),
-      )
+      .leftJoin(...USER_JOINS.primary)
+      .leftJoin(...USER_JOINS.team)
       .where(eq(projects.id, placeholder("projectId")))
       .limit(1)
       .prepare(`request_lookup_${column ?? "nokey"}_${sessionBy}`);
@@ -96,14 +85,14 @@ export function createRequestRepo(db: Db) {
         refreshHash: input.refreshHash ?? "",
       });
       if (!row) return undefined;
+      // Left-joined from the session: null when the token named no live session.
       const user = row.user as UserRow | null;
-      const primaryEmail = (row.primary as PrimaryEmail | null) ?? null;
       return {
         project: row.project,
         keyValid: input.key ? row.keySetId !== null : undefined,
         session:
           user && row.sessionId && row.sessionExpiresAt
-            ? { id: row.sessionId, user: { ...user, primaryEmail }, expiresAt: row.sessionExpiresAt }
+            ? { id: row.sessionId, user: toUserRecord({ ...row, user }), expiresAt: row.sessionExpiresAt }
             : undefined,
       };
     },

@@ -2,12 +2,15 @@
 import type { ProjectConfig, PublicJwk } from "@gatehouse/contract";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -106,11 +109,120 @@ export const users = pgTable(
     restrictedByAdminPrivateDetails: text("restricted_by_admin_private_details"),
     countryCode: text("country_code"),
     riskScores: jsonb("risk_scores").$type<{ sign_up: { bot: number; free_trial_abuse: number } }>(),
-    selectedTeamId: uuid("selected_team_id"),
+    /** Cleared when the membership or the team goes (teams.ts clears it; the foreign key is a safety net). */
+    selectedTeamId: uuid("selected_team_id").references((): AnyPgColumn => teams.id, {
+      onDelete: "set null",
+    }),
     signedUpAt: timestamp("signed_up_at", { withTimezone: true, mode: "date" }).notNull(),
     lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id)],
+  (t) => [
+    index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id),
+    index("users_project_last_active_idx").on(t.projectId, t.lastActiveAt, t.id),
+  ],
+);
+
+/** Accounts at OAuth providers linked to a user (`oauth_providers` of the user object). */
+export const oauthAccounts = pgTable(
+  "oauth_accounts",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    providerId: text("provider_id").notNull(),
+    accountId: text("account_id").notNull(),
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("oauth_accounts_provider_account_idx").on(t.projectId, t.providerId, t.accountId),
+    index("oauth_accounts_user_idx").on(t.userId),
+  ],
+);
+
+export const teams = pgTable(
+  "teams",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    displayName: text("display_name").notNull(),
+    profileImageUrl: text("profile_image_url"),
+    clientMetadata: jsonb("client_metadata"),
+    clientReadOnlyMetadata: jsonb("client_read_only_metadata"),
+    serverMetadata: jsonb("server_metadata"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("teams_project_created_idx").on(t.projectId, t.createdAt, t.id)],
+);
+
+/** Memberships, with the member's per-team display name and image (null: the user's own). */
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    displayName: text("display_name"),
+    profileImageUrl: text("profile_image_url"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("team_members_user_idx").on(t.userId)],
+);
+
+/** Direct grants of team permissions (WIRE.md §6): contained permissions are expanded when read, never stored. */
+export const teamPermissionGrants = pgTable(
+  "team_permission_grants",
+  {
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id").notNull(),
+    userId: uuid("user_id").notNull(),
+    permissionId: text("permission_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId, t.permissionId] }),
+    foreignKey({ columns: [t.teamId, t.userId], foreignColumns: [teamMembers.teamId, teamMembers.userId] })
+      .onDelete("cascade")
+      .onUpdate("cascade"),
+    index("team_permission_grants_user_idx").on(t.userId),
+    index("team_permission_grants_permission_idx").on(t.projectId, t.permissionId),
+  ],
+);
+
+/** A project's own team permission definitions; the `$` system permissions are built in, not stored. */
+export const permissionDefinitions = pgTable(
+  "permission_definitions",
+  {
+    projectId: projectIdColumn(),
+    id: text("id").notNull(),
+    description: text("description"),
+    containedPermissionIds: jsonb("contained_permission_ids").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/**
+ * The webhook outbox (WIRE.md §4.16): every change records its event here in its own transaction; delivery reads
+ * it from here.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: uuid("id").primaryKey(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    projectId: projectIdColumn(),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_project_idx").on(t.projectId, t.seq)],
 );
 
 /**

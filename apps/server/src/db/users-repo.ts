@@ -2,52 +2,81 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
-import { contactChannels, sessions, users } from "./schema.ts";
+import { contactChannels, sessions, teams, users } from "./schema.ts";
+import type { TeamRow } from "./teams-repo.ts";
 
 export type UserRow = typeof users.$inferSelect;
 export type ChannelRow = typeof contactChannels.$inferSelect;
 export type PrimaryEmail = Pick<ChannelRow, "value" | "isVerified" | "usedForAuth">;
-export type UserRecord = UserRow & { primaryEmail: PrimaryEmail | null };
-
-const primaryJoin = and(
-  eq(contactChannels.userId, users.id),
-  eq(contactChannels.isPrimary, true),
-  eq(contactChannels.type, "email"),
-);
-const primaryColumns = {
-  value: contactChannels.value,
-  isVerified: contactChannels.isVerified,
-  usedForAuth: contactChannels.usedForAuth,
+export type OAuthProviderRef = { id: string; account_id: string; email: string | null };
+/** A user with everything its wire object shows: primary e-mail, selected team and linked OAuth accounts. */
+export type UserRecord = UserRow & {
+  primaryEmail: PrimaryEmail | null;
+  selectedTeam: TeamRow | null;
+  oauthProviders: OAuthProviderRef[];
 };
 
-// A left-joined object is null as a whole when the user has no primary e-mail.
-const toRecord = (row: { user: UserRow; primary: PrimaryEmail | null }): UserRecord => ({
+// The user's primary e-mail and selected team are joined under their own names, so a query can also join
+// contact_channels or teams for another purpose.
+const primaryChannel = alias(contactChannels, "primary_channel");
+const selectedTeam = alias(teams, "selected_team");
+
+/** Join conditions for the two parts of a user record: `.leftJoin(...USER_JOINS.primary).leftJoin(...USER_JOINS.team)`. */
+export const USER_JOINS = {
+  primary: [
+    primaryChannel,
+    and(
+      eq(primaryChannel.userId, users.id),
+      eq(primaryChannel.isPrimary, true),
+      eq(primaryChannel.type, "email"),
+    ),
+  ],
+  team: [selectedTeam, eq(selectedTeam.id, users.selectedTeamId)],
+} as const;
+
+/** The columns of a user record, for any query that joins USER_JOINS. */
+export const USER_COLUMNS = {
+  user: users,
+  primary: {
+    value: primaryChannel.value,
+    isVerified: primaryChannel.isVerified,
+    usedForAuth: primaryChannel.usedForAuth,
+  },
+  selectedTeam,
+  oauthProviders: sql<
+    OAuthProviderRef[] | null
+  >`(select json_agg(json_build_object('id', o.provider_id, 'account_id', o.account_id, 'email', o.email) order by o.created_at) from oauth_accounts o where o.user_id = ${users.id})`,
+};
+
+type UserColumnsRow = {
+  user: UserRow;
+  primary: PrimaryEmail | null;
+  selectedTeam: TeamRow | null;
+  oauthProviders: OAuthProviderRef[] | null;
+};
+
+// Left-joined objects are null as a whole when the user has no primary e-mail or no selected team.
+export const toUserRecord = (row: UserColumnsRow): UserRecord => ({
   ...row.user,
   primaryEmail: row.primary,
+  selectedTeam: row.selectedTeam,
+  oauthProviders: row.oauthProviders ?? [],
 });
-
-// A second reference to contact_channels, for a user's primary e-mail beside another of their channels.
-const primaryChannels = alias(contactChannels, "primary_channels");
-const primaryOf = {
-  value: primaryChannels.value,
-  isVerified: primaryChannels.isVerified,
-  usedForAuth: primaryChannels.usedForAuth,
-};
 
 export function createUsersRepo(db: Db) {
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
   const sessionWithUser = (match: SQL | undefined, name: string) =>
     db
       .select({
-        user: users,
-        primary: primaryColumns,
+        ...USER_COLUMNS,
         sessionId: sessions.id,
         expiresAt: sessions.expiresAt,
         refreshTokenHash: sessions.refreshTokenHash,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .leftJoin(contactChannels, primaryJoin)
+      .leftJoin(...USER_JOINS.primary)
+      .leftJoin(...USER_JOINS.team)
       .where(and(match, eq(sessions.projectId, sql.placeholder("projectId"))))
       .prepare(name);
   const bySession = sessionWithUser(eq(sessions.id, sql.placeholder("sessionId")), "user_by_session");
@@ -61,16 +90,17 @@ export function createUsersRepo(db: Db) {
     /** The session of a refresh token (by its hash) and its user; undefined when the session is gone. */
     async findByRefreshHash(projectId: string, hash: string) {
       const [row] = await byRefreshHash.execute({ projectId, hash });
-      return row && { user: toRecord(row), sessionId: row.sessionId, sessionExpiresAt: row.expiresAt };
+      return row && { user: toUserRecord(row), sessionId: row.sessionId, sessionExpiresAt: row.expiresAt };
     },
 
     async find(projectId: string, userId: string, executor: Db = db): Promise<UserRecord | undefined> {
       const [row] = await executor
-        .select({ user: users, primary: primaryColumns })
+        .select(USER_COLUMNS)
         .from(users)
-        .leftJoin(contactChannels, primaryJoin)
+        .leftJoin(...USER_JOINS.primary)
+        .leftJoin(...USER_JOINS.team)
         .where(and(eq(users.projectId, projectId), eq(users.id, userId)));
-      return row && toRecord(row);
+      return row && toUserRecord(row);
     },
 
     /** The user of a session, with the session's expiry; undefined when the session is gone. */
@@ -78,7 +108,7 @@ export function createUsersRepo(db: Db) {
       const [row] = await bySession.execute({ projectId, sessionId });
       return (
         row && {
-          user: toRecord(row),
+          user: toUserRecord(row),
           sessionExpiresAt: row.expiresAt,
           refreshTokenHash: row.refreshTokenHash,
         }
@@ -93,17 +123,11 @@ export function createUsersRepo(db: Db) {
     /** The auth-enabled channel of this address and its user (with the user's primary e-mail), in one query. */
     async findAuthChannel(projectId: string, email: string, executor: Db = db) {
       const [row] = await executor
-        .select({ channel: contactChannels, user: users, primary: primaryOf })
+        .select({ channel: contactChannels, ...USER_COLUMNS })
         .from(contactChannels)
         .innerJoin(users, eq(users.id, contactChannels.userId))
-        .leftJoin(
-          primaryChannels,
-          and(
-            eq(primaryChannels.userId, users.id),
-            eq(primaryChannels.isPrimary, true),
-            eq(primaryChannels.type, "email"),
-          ),
-        )
+        .leftJoin(...USER_JOINS.primary)
+        .leftJoin(...USER_JOINS.team)
         .where(
           and(
             eq(contactChannels.projectId, projectId),
@@ -112,7 +136,7 @@ export function createUsersRepo(db: Db) {
             eq(contactChannels.usedForAuth, true),
           ),
         );
-      return row && { channel: row.channel, user: toRecord(row) };
+      return row && { channel: row.channel, user: toUserRecord(row) };
     },
 
     /** A user's channel for this address, whether or not it is used for sign-in. */

@@ -480,9 +480,10 @@ describe("POST /auth/password/sign-in", () => {
   it("matches only auth-enabled e-mails", async () => {
     const address = uniqueEmail("contact-only");
     const passwordHash = await server.deps.hasher.hash(PASSWORD);
+    const project = await server.deps.projects.find(keys.projectId);
     await inTransaction(server.deps.db, (tx) =>
       server.deps.users.create(tx, {
-        projectId: keys.projectId,
+        project: project!,
         email: { value: address, verified: true, usedForAuth: false },
         passwordHash,
       }),

@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const project = projectOf(caller);
     if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
     const issued = await deps.sessions.signInNew(project.id, (tx) =>
-      deps.users.create(tx, { projectId: project.id, isAnonymous: true }),
+      deps.users.create(tx, { project, isAnonymous: true }),
     );
     return signInResponse(issued);
   });

@@ -37,7 +37,7 @@ export function registerUserRoutes(app: Hono<AppEnv>, deps: Deps): void {
     if (caller.accessType === "client" && !caller.project.config.client_user_deletion_enabled) {
       throw new TextError(400, "Client user deletion is not enabled for this project");
     }
-    await deps.userUpdates.delete(user);
+    await deps.users.delete(deps.db, user);
     return { success: true as const };
   });
 }

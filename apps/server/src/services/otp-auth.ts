@@ -81,14 +81,9 @@ export function createOtpAuth(deps: {
           let userId: string;
           if (caller?.isAnonymous) {
             userId = caller.id;
-            await deps.usersRepo.update(tx, userId, { isAnonymous: false, otpAuthEnabled: true });
-            await deps.users.addPrimaryEmail(tx, project.id, userId, primary);
+            await deps.users.upgradeAnonymous(tx, project, userId, { email: primary, otpAuthEnabled: true });
           } else {
-            userId = await deps.users.create(tx, {
-              projectId: project.id,
-              email: primary,
-              otpAuthEnabled: true,
-            });
+            userId = await deps.users.create(tx, { project, email: primary, otpAuthEnabled: true });
           }
           const user = await deps.usersRepo.find(project.id, userId, tx);
           if (!user) throw new Error("New user vanished inside its own transaction");

@@ -70,8 +70,7 @@ export function createPasswordAuth(deps: {
         if (caller?.isAnonymous) {
           // An anonymous caller becomes this user: same id, so its data stays attached.
           const opened = await inTransaction(deps.db, async (tx) => {
-            await deps.usersRepo.update(tx, caller.id, { isAnonymous: false, passwordHash });
-            await deps.users.addPrimaryEmail(tx, project.id, caller.id, email);
+            await deps.users.upgradeAnonymous(tx, project, caller.id, { email, passwordHash });
             await sendVerification(tx, caller.id);
             const user = await deps.usersRepo.find(project.id, caller.id, tx);
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
@@ -80,7 +79,7 @@ export function createPasswordAuth(deps: {
           return await deps.sessions.issue(opened);
         }
         return await deps.sessions.signInNew(project.id, async (tx) => {
-          const userId = await deps.users.create(tx, { projectId: project.id, email, passwordHash });
+          const userId = await deps.users.create(tx, { project, email, passwordHash });
           await sendVerification(tx, userId);
           return userId;
         });

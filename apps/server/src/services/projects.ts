@@ -4,6 +4,7 @@ import { DEFAULT_PROJECT_CONFIG, type ProjectClientView, type ProjectConfig } fr
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectRow, ProjectsRepo } from "../db/projects-repo.ts";
+import type { PermissionDefinition, PermissionService } from "./permissions.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
 
 export type Project = ProjectRow;
@@ -20,13 +21,17 @@ export function createProjectService(deps: {
   db: Db;
   repo: ProjectsRepo;
   signingKeys: SigningKeyService;
+  permissions: PermissionService;
   clock: Clock;
 }) {
   return {
     find: (id: string) => deps.repo.find(id),
 
-    /** Inserts the project with the default configuration and its signing keys, all or nothing. */
-    create(input: NewProject): Promise<Project> {
+    /**
+     * Inserts the project with the default configuration, its signing keys and its permission definitions (the
+     * defaults unless given), all or nothing.
+     */
+    create(input: NewProject, definitions?: PermissionDefinition[]): Promise<Project> {
       return inTransaction(deps.db, async (tx) => {
         const project = await deps.repo.insert(tx, {
           id: input.id ?? randomUUID(),
@@ -37,6 +42,7 @@ export function createProjectService(deps: {
           config: { ...DEFAULT_PROJECT_CONFIG, ...input.config },
         });
         await deps.signingKeys.createInitialKeys(tx, project.id);
+        await deps.permissions.createDefaults(tx, project.id, definitions, project.createdAt);
         return project;
       });
     },

@@ -6,12 +6,19 @@ import type { InternalKeys } from "../data-dir.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
+import type { PermissionDefinition, PermissionService } from "./permissions.ts";
 import type { ProjectService } from "./projects.ts";
 
 export const INTERNAL_PROJECT_ID = "internal";
 /** The seeded key set has a fixed id so each start rewrites it instead of adding another. */
 export const SEEDED_KEY_SET_ID = "00000000-0000-4000-8000-00000000c0de";
 const SEEDED_KEYS_EXPIRE = new Date("2099-12-31T00:00:00Z");
+
+/** The internal project's own definitions: dashboard teams are for sharing projects, not for managing members. */
+export const INTERNAL_PERMISSION_DEFINITIONS: PermissionDefinition[] = [
+  { id: "team_member", contained_permission_ids: ["$read_members"] },
+  { id: "team_admin", contained_permission_ids: ["$read_members", "$remove_members", "$update_team"] },
+];
 
 function settingsFromEnvironment(seed: SeedSettings): Partial<ProjectConfig> {
   const config: Partial<ProjectConfig> = {};
@@ -27,6 +34,7 @@ function settingsFromEnvironment(seed: SeedSettings): Partial<ProjectConfig> {
 export async function seedInternalProject(deps: {
   db: Db;
   projects: ProjectService;
+  permissions: PermissionService;
   projectsRepo: ProjectsRepo;
   apiKeys: ApiKeyService;
   baseUrl: string;
@@ -36,23 +44,28 @@ export async function seedInternalProject(deps: {
   const fromEnv = settingsFromEnvironment(deps.seed);
   const existing = await deps.projects.find(INTERNAL_PROJECT_ID);
   if (!existing) {
-    await deps.projects.create({
-      id: INTERNAL_PROJECT_ID,
-      displayName: "Gatehouse Dashboard",
-      description: "The Gatehouse dashboard's own project: its users are the operators and project owners.",
-      config: {
-        credential_enabled: true,
-        create_team_on_sign_up: true,
-        client_team_creation_enabled: true,
-        domains: [{ domain: new URL(deps.baseUrl).origin, handler_path: "/dashboard/handler" }],
-        ...fromEnv,
+    await deps.projects.create(
+      {
+        id: INTERNAL_PROJECT_ID,
+        displayName: "Gatehouse Dashboard",
+        description: "The Gatehouse dashboard's own project: its users are the operators and project owners.",
+        config: {
+          credential_enabled: true,
+          create_team_on_sign_up: true,
+          client_team_creation_enabled: true,
+          domains: [{ domain: new URL(deps.baseUrl).origin, handler_path: "/dashboard/handler" }],
+          ...fromEnv,
+        },
       },
-    });
+      INTERNAL_PERMISSION_DEFINITIONS,
+    );
   }
   await inTransaction(deps.db, async (tx) => {
     if (existing && Object.keys(fromEnv).length > 0) {
       await deps.projectsRepo.updateConfig(tx, INTERNAL_PROJECT_ID, { ...existing.config, ...fromEnv });
     }
+    // Data directories from before team permissions get the definitions; existing ones are left as edited.
+    await deps.permissions.createDefaults(tx, INTERNAL_PROJECT_ID, INTERNAL_PERMISSION_DEFINITIONS);
     await deps.apiKeys.save(tx, INTERNAL_PROJECT_ID, {
       id: SEEDED_KEY_SET_ID,
       description: "Seeded keys of the internal project",

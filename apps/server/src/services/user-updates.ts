@@ -6,8 +6,10 @@ import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { TeamsRepo } from "../db/teams-repo.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
+import type { UserService } from "./users.ts";
 
 export type SelfUpdate = {
   display_name?: string | null;
@@ -35,7 +37,14 @@ export function assertProfileImageUrl(value: string | null): void {
   throw new TextError(400, "Invalid profile image URL");
 }
 
-export function createUserUpdates(deps: { db: Db; repo: UsersRepo; clock: Clock; totpBox: SecretBox }) {
+export function createUserUpdates(deps: {
+  db: Db;
+  repo: UsersRepo;
+  users: UserService;
+  teamsRepo: TeamsRepo;
+  clock: Clock;
+  totpBox: SecretBox;
+}) {
   /** Demotes the old primary and makes `email` primary, keeping the old primary's sign-in flag. */
   async function changePrimaryEmail(tx: Db, user: UserRecord, email: string | null) {
     const old = user.primaryEmail
@@ -66,24 +75,26 @@ export function createUserUpdates(deps: { db: Db; repo: UsersRepo; clock: Clock;
   return {
     async update(user: UserRecord, input: SelfUpdate): Promise<UserRecord> {
       if (input.profile_image_url !== undefined) assertProfileImageUrl(input.profile_image_url);
-      // Teams arrive with the users-and-teams issue: until then the user belongs to no team to select.
-      if (input.selected_team_id) {
-        throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: input.selected_team_id, user_id: user.id });
-      }
       const changes: Partial<UserRow> = {};
       if (input.display_name !== undefined) changes.displayName = input.display_name;
       if (input.profile_image_url !== undefined) changes.profileImageUrl = input.profile_image_url;
       if (input.client_metadata !== undefined) changes.clientMetadata = input.client_metadata;
       if (input.otp_auth_enabled !== undefined) changes.otpAuthEnabled = input.otp_auth_enabled;
-      if (input.selected_team_id === null) changes.selectedTeamId = null;
+      if (input.selected_team_id !== undefined) changes.selectedTeamId = input.selected_team_id;
       if (input.totp_secret_base64 !== undefined) {
         const secret = input.totp_secret_base64;
         changes.sealedTotpSecret = secret === null ? null : deps.totpBox.seal(secret);
       }
       try {
         return await inTransaction(deps.db, async (tx) => {
+          const teamId = input.selected_team_id;
+          // Checked inside the transaction: a membership that ends meanwhile cannot stay selected.
+          if (teamId && !(await deps.teamsRepo.findMember(teamId, user.id, tx))) {
+            throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: teamId, user_id: user.id });
+          }
           if (Object.keys(changes).length > 0) await deps.repo.update(tx, user.id, changes);
           if (input.primary_email !== undefined) await changePrimaryEmail(tx, user, input.primary_email);
+          await deps.users.recordEvent(tx, user.projectId, user.id, "user.updated");
           const updated = await deps.repo.find(user.projectId, user.id, tx);
           if (!updated) throw KnownErrors.USER_NOT_FOUND();
           return updated;
@@ -99,8 +110,6 @@ export function createUserUpdates(deps: { db: Db; repo: UsersRepo; clock: Clock;
         throw error;
       }
     },
-
-    delete: (user: UserRecord) => inTransaction(deps.db, (tx) => deps.repo.delete(tx, user.id)),
   };
 }
 

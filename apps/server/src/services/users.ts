@@ -1,13 +1,16 @@
 // Users: creation with their primary e-mail, and the user objects of the wire (server and client shapes).
 import { randomUUID } from "node:crypto";
-import type { ClientUser, ServerUser } from "@gatehouse/contract";
+import { type ClientUser, KnownErrors, type ServerUser } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { WebhookEvents } from "../webhooks/events.ts";
+import type { Project } from "./projects.ts";
+import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
 
 export type NewUser = {
-  projectId: string;
+  project: Project;
   email?: { value: string; verified: boolean; usedForAuth: boolean };
   passwordHash?: string | null;
   otpAuthEnabled?: boolean;
@@ -36,7 +39,7 @@ export function toServerUser(user: UserRecord): ServerUser {
     primary_email_verified: email?.isVerified ?? false,
     primary_email_auth_enabled: email?.usedForAuth ?? false,
     display_name: user.displayName,
-    selected_team: null,
+    selected_team: user.selectedTeam && toServerTeam(user.selectedTeam),
     selected_team_id: user.selectedTeamId,
     profile_image_url: user.profileImageUrl,
     signed_up_at_millis: user.signedUpAt.getTime(),
@@ -55,7 +58,7 @@ export function toServerUser(user: UserRecord): ServerUser {
     restricted_by_admin_private_details: user.restrictedByAdminPrivateDetails,
     country_code: user.countryCode,
     risk_scores: user.riskScores ?? { sign_up: { bot: 0, free_trial_abuse: 0 } },
-    oauth_providers: [],
+    oauth_providers: user.oauthProviders,
     auth_with_email: (email?.usedForAuth ?? false) && (hasPassword || user.otpAuthEnabled),
     requires_totp_mfa: user.sealedTotpSecret !== null,
   };
@@ -70,29 +73,74 @@ export function toClientUser(user: UserRecord): ClientUser {
     restricted_by_admin_private_details: _p,
     country_code: _c,
     risk_scores: _r,
+    selected_team,
     ...client
   } = toServerUser(user);
-  return client;
+  return { ...client, selected_team: selected_team && toClientTeam(selected_team) };
 }
 
-export function createUserService(deps: { repo: UsersRepo; clock: Clock }) {
-  return {
-    /** Inserts the user and its primary e-mail in the caller's transaction; returns the new id. */
+export function createUserService(deps: {
+  repo: UsersRepo;
+  teams: TeamService;
+  events: WebhookEvents;
+  clock: Clock;
+}) {
+  const service = {
+    /**
+     * Inserts the user and its primary e-mail in the caller's transaction, with its personal team when the project
+     * creates one on sign-up, and records `user.created`. Returns the new id.
+     */
     async create(tx: Db, input: NewUser): Promise<string> {
       const id = randomUUID();
       const now = deps.clock.now();
+      const { project } = input;
+      const displayName = input.displayName || null;
       await deps.repo.insert(tx, {
         id,
-        projectId: input.projectId,
-        displayName: input.displayName || null,
+        projectId: project.id,
+        displayName,
         passwordHash: input.passwordHash ?? null,
         otpAuthEnabled: input.otpAuthEnabled ?? false,
         isAnonymous: input.isAnonymous ?? false,
         signedUpAt: now,
         lastActiveAt: now,
       });
-      if (input.email) await this.addPrimaryEmail(tx, input.projectId, id, input.email);
+      if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
+      if (project.config.create_team_on_sign_up && !input.isAnonymous) {
+        await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
+      }
+      await service.recordEvent(tx, project.id, id, "user.created");
       return id;
+    },
+
+    /**
+     * An anonymous user becomes a full user (sign-up while signed in anonymously): same id, so its data stays.
+     * Gets the personal team it skipped at creation, and records `user.updated`.
+     */
+    async upgradeAnonymous(
+      tx: Db,
+      project: Project,
+      userId: string,
+      input: { email: NonNullable<NewUser["email"]>; passwordHash?: string; otpAuthEnabled?: boolean },
+    ): Promise<void> {
+      await deps.repo.update(tx, userId, {
+        isAnonymous: false,
+        ...(input.passwordHash === undefined ? {} : { passwordHash: input.passwordHash }),
+        ...(input.otpAuthEnabled === undefined ? {} : { otpAuthEnabled: input.otpAuthEnabled }),
+      });
+      await service.addPrimaryEmail(tx, project.id, userId, input.email);
+      if (project.config.create_team_on_sign_up) {
+        const user = await deps.repo.find(project.id, userId, tx);
+        await deps.teams.createPersonalTeam(tx, project, userId, user?.displayName ?? input.email.value);
+      }
+      await service.recordEvent(tx, project.id, userId, "user.updated");
+    },
+
+    /** Records `user.created` or `user.updated` with the user as it now is in the transaction. */
+    async recordEvent(tx: Db, projectId: string, userId: string, type: "user.created" | "user.updated") {
+      const user = await deps.repo.find(projectId, userId, tx);
+      if (!user) throw KnownErrors.USER_NOT_FOUND();
+      await deps.events.record(tx, projectId, { type, data: toServerUser(user) });
     },
 
     async addPrimaryEmail(tx: Db, projectId: string, userId: string, email: NonNullable<NewUser["email"]>) {
@@ -108,7 +156,23 @@ export function createUserService(deps: { repo: UsersRepo; clock: Clock }) {
         createdAt: deps.clock.now(),
       });
     },
+
+    /**
+     * Deletes the user in one transaction: memberships end (one `team_membership.deleted` each), then the user
+     * with its sessions, grants, contact channels and auth methods (cascades), then `user.deleted`.
+     */
+    delete(db: Db, user: UserRecord): Promise<void> {
+      return inTransaction(db, async (tx) => {
+        const teamIds = await deps.teams.leaveAll(tx, user.projectId, user.id);
+        await deps.repo.delete(tx, user.id);
+        await deps.events.record(tx, user.projectId, {
+          type: "user.deleted",
+          data: { id: user.id, teams: teamIds.map((id) => ({ id })) },
+        });
+      });
+    },
   };
+  return service;
 }
 
 export type UserService = ReturnType<typeof createUserService>;

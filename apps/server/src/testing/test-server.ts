@@ -68,9 +68,11 @@ export async function createTestServer(
     opts: { audience?: AudienceKind; expiresInSeconds?: number; email?: string } = {},
   ) {
     const audience = opts.audience ?? "default";
+    const project = await deps.projects.find(projectId);
+    if (!project) throw new Error(`No project ${projectId}`);
     const { user, sessionId, refreshToken } = await deps.sessions.signInNew(projectId, async (tx) => {
       const id = await deps.users.create(tx, {
-        projectId,
+        project,
         isAnonymous: audience === "anonymous",
         ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
       });

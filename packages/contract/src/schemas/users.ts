@@ -1,19 +1,17 @@
 // The user object (WIRE.md §4.0): the server shape, and the client shape that strips server-only fields.
 import { z } from "zod";
+import { clientTeamSchema, serverTeamSchema } from "./teams.ts";
 
 export const restrictedReasonSchema = z.object({
   type: z.enum(["anonymous", "email_not_verified", "restricted_by_administrator"]),
 });
-
-/** Team objects join the user shape with the teams issue; until then `selected_team` is always null. */
-const selectedTeamSchema = z.null();
 
 const clientFields = {
   id: z.uuid(),
   primary_email: z.string().nullable(),
   primary_email_verified: z.boolean(),
   display_name: z.string().nullable(),
-  selected_team: selectedTeamSchema,
+  selected_team: clientTeamSchema.nullable(),
   selected_team_id: z.uuid().nullable(),
   profile_image_url: z.string().nullable(),
   signed_up_at_millis: z.number(),
@@ -39,6 +37,7 @@ export const clientUserSchema = z.object(clientFields).meta({ id: "ClientUser" }
 export const serverUserSchema = z
   .object({
     ...clientFields,
+    selected_team: serverTeamSchema.nullable(),
     primary_email_auth_enabled: z.boolean(),
     server_metadata: z.unknown(),
     last_active_at_millis: z.number(),

@@ -1,0 +1,198 @@
+// Teams, memberships, direct permission grants and permission definitions: the rows of WIRE.md §4.10-4.12 and §6.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { permissionDefinitions, teamMembers, teamPermissionGrants, teams, users } from "./schema.ts";
+
+export type TeamRow = typeof teams.$inferSelect;
+export type MemberRow = typeof teamMembers.$inferSelect;
+export type GrantRow = typeof teamPermissionGrants.$inferSelect;
+export type DefinitionRow = typeof permissionDefinitions.$inferSelect;
+export type GrantKey = { teamId: string; userId: string; permissionId: string };
+
+export function createTeamsRepo(db: Db) {
+  return {
+    async findTeam(projectId: string, teamId: string, executor: Db = db): Promise<TeamRow | undefined> {
+      const [row] = await executor
+        .select()
+        .from(teams)
+        .where(and(eq(teams.projectId, projectId), eq(teams.id, teamId)));
+      return row;
+    },
+
+    /** Every team of the project, or of one user, oldest first. */
+    listTeams(projectId: string, userId?: string): Promise<TeamRow[]> {
+      const base = db.select({ team: teams }).from(teams);
+      const query = userId
+        ? base
+            .innerJoin(teamMembers, and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, userId)))
+            .where(eq(teams.projectId, projectId))
+        : base.where(eq(teams.projectId, projectId));
+      return query.orderBy(asc(teams.createdAt), asc(teams.id)).then((rows) => rows.map((r) => r.team));
+    },
+
+    async insertTeam(tx: Db, row: typeof teams.$inferInsert): Promise<TeamRow> {
+      const [created] = await tx.insert(teams).values(row).returning();
+      if (!created) throw new Error("Team insert returned no row");
+      return created;
+    },
+
+    async updateTeam(tx: Db, teamId: string, changes: Partial<TeamRow>): Promise<TeamRow | undefined> {
+      const [updated] = await tx.update(teams).set(changes).where(eq(teams.id, teamId)).returning();
+      return updated;
+    },
+
+    /** Members, grants and invitations go with the team (cascades); members' selection is cleared first. */
+    async deleteTeam(tx: Db, teamId: string): Promise<void> {
+      await tx.update(users).set({ selectedTeamId: null }).where(eq(users.selectedTeamId, teamId));
+      await tx.delete(teams).where(eq(teams.id, teamId));
+    },
+
+    async findMember(teamId: string, userId: string, executor: Db = db): Promise<MemberRow | undefined> {
+      const [row] = await executor
+        .select()
+        .from(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+      return row;
+    },
+
+    listMembers(teamId: string): Promise<MemberRow[]> {
+      return db
+        .select()
+        .from(teamMembers)
+        .where(eq(teamMembers.teamId, teamId))
+        .orderBy(asc(teamMembers.createdAt), asc(teamMembers.userId));
+    },
+
+    /** The teams a user belongs to (for user deletion's events). */
+    async teamIdsOf(executor: Db, userId: string): Promise<string[]> {
+      const rows = await executor
+        .select({ teamId: teamMembers.teamId })
+        .from(teamMembers)
+        .where(eq(teamMembers.userId, userId))
+        .orderBy(asc(teamMembers.createdAt));
+      return rows.map((r) => r.teamId);
+    },
+
+    /** Inserts the membership; false when it already existed. */
+    async insertMember(tx: Db, row: typeof teamMembers.$inferInsert): Promise<boolean> {
+      const inserted = await tx.insert(teamMembers).values(row).onConflictDoNothing().returning();
+      return inserted.length > 0;
+    },
+
+    async updateMember(tx: Db, teamId: string, userId: string, changes: Partial<MemberRow>): Promise<void> {
+      await tx
+        .update(teamMembers)
+        .set(changes)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+    },
+
+    /** Removes the membership (its grants cascade) and clears the team as the user's selection. */
+    async deleteMember(tx: Db, teamId: string, userId: string): Promise<boolean> {
+      const deleted = await tx
+        .delete(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+        .returning();
+      await tx
+        .update(users)
+        .set({ selectedTeamId: null })
+        .where(and(eq(users.id, userId), eq(users.selectedTeamId, teamId)));
+      return deleted.length > 0;
+    },
+
+    /** Inserts the grants that do not exist yet; returns the ones that were new. */
+    async insertGrants(tx: Db, projectId: string, grants: GrantKey[], createdAt: Date): Promise<GrantKey[]> {
+      if (grants.length === 0) return [];
+      return tx
+        .insert(teamPermissionGrants)
+        .values(grants.map((g) => ({ ...g, projectId, createdAt })))
+        .onConflictDoNothing()
+        .returning({
+          teamId: teamPermissionGrants.teamId,
+          userId: teamPermissionGrants.userId,
+          permissionId: teamPermissionGrants.permissionId,
+        });
+    },
+
+    async deleteGrant(tx: Db, grant: GrantKey): Promise<boolean> {
+      const deleted = await tx
+        .delete(teamPermissionGrants)
+        .where(
+          and(
+            eq(teamPermissionGrants.teamId, grant.teamId),
+            eq(teamPermissionGrants.userId, grant.userId),
+            eq(teamPermissionGrants.permissionId, grant.permissionId),
+          ),
+        )
+        .returning();
+      return deleted.length > 0;
+    },
+
+    /** Direct grants, filtered by team and/or user, sorted by team, user and permission id. */
+    listGrants(projectId: string, filter: { teamId?: string; userId?: string }): Promise<GrantKey[]> {
+      return db
+        .select({
+          teamId: teamPermissionGrants.teamId,
+          userId: teamPermissionGrants.userId,
+          permissionId: teamPermissionGrants.permissionId,
+        })
+        .from(teamPermissionGrants)
+        .where(
+          and(
+            eq(teamPermissionGrants.projectId, projectId),
+            filter.teamId ? eq(teamPermissionGrants.teamId, filter.teamId) : undefined,
+            filter.userId ? eq(teamPermissionGrants.userId, filter.userId) : undefined,
+          ),
+        )
+        .orderBy(
+          asc(teamPermissionGrants.teamId),
+          asc(teamPermissionGrants.userId),
+          asc(teamPermissionGrants.permissionId),
+        );
+    },
+
+    /** A membership with its direct permission ids, in one query; undefined when not a member. */
+    async membership(teamId: string, userId: string): Promise<{ permissionIds: string[] } | undefined> {
+      const [row] = await db
+        .select({
+          permissionIds: sql<
+            string[]
+          >`coalesce(array_agg(${teamPermissionGrants.permissionId}) filter (where ${teamPermissionGrants.permissionId} is not null), '{}')`,
+        })
+        .from(teamMembers)
+        .leftJoin(
+          teamPermissionGrants,
+          and(
+            eq(teamPermissionGrants.teamId, teamMembers.teamId),
+            eq(teamPermissionGrants.userId, teamMembers.userId),
+          ),
+        )
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+        .groupBy(teamMembers.teamId, teamMembers.userId);
+      return row;
+    },
+
+    listDefinitions(projectId: string, executor: Db = db): Promise<DefinitionRow[]> {
+      return executor
+        .select()
+        .from(permissionDefinitions)
+        .where(eq(permissionDefinitions.projectId, projectId))
+        .orderBy(asc(permissionDefinitions.id));
+    },
+
+    async insertDefinitions(tx: Db, rows: (typeof permissionDefinitions.$inferInsert)[]): Promise<void> {
+      if (rows.length > 0) await tx.insert(permissionDefinitions).values(rows).onConflictDoNothing();
+    },
+
+    /** Which of these permission ids the project defines (for grants: unknown ids are refused or skipped). */
+    async existingDefinitionIds(executor: Db, projectId: string, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await executor
+        .select({ id: permissionDefinitions.id })
+        .from(permissionDefinitions)
+        .where(and(eq(permissionDefinitions.projectId, projectId), inArray(permissionDefinitions.id, ids)));
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type TeamsRepo = ReturnType<typeof createTeamsRepo>;

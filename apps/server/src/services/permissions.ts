@@ -1,0 +1,125 @@
+// The team permission model (WIRE.md §6): system permissions, project definitions, expansion of direct grants, and
+// the enforcement check that client callers pass through.
+import { KnownErrors } from "@gatehouse/contract";
+import type { Db } from "../db/client.ts";
+import type { DefinitionRow, TeamsRepo } from "../db/teams-repo.ts";
+
+export const SYSTEM_PERMISSIONS = {
+  $update_team: "Update the team information",
+  $delete_team: "Delete the team",
+  $read_members: "Read and list the other members of the team",
+  $remove_members: "Remove other members from the team",
+  $invite_members: "Invite other users to the team",
+  $manage_api_keys: "Create and manage API keys for the team",
+} as const;
+
+export type SystemPermissionId = keyof typeof SYSTEM_PERMISSIONS;
+export const isSystemPermission = (id: string): id is SystemPermissionId => id in SYSTEM_PERMISSIONS;
+
+export type PermissionDefinition = { id: string; description?: string; contained_permission_ids: string[] };
+
+/** The definitions every new project starts with. */
+export const DEFAULT_PERMISSION_DEFINITIONS: PermissionDefinition[] = [
+  {
+    id: "team_member",
+    description: "Default permission for team members",
+    contained_permission_ids: ["$read_members", "$invite_members"],
+  },
+  {
+    id: "team_admin",
+    description: "Default permission for team admins",
+    contained_permission_ids: Object.keys(SYSTEM_PERMISSIONS),
+  },
+];
+
+/** Project definitions by id, for expansion. */
+export type DefinitionMap = ReadonlyMap<string, readonly string[]>;
+
+export const toDefinitionMap = (rows: DefinitionRow[]): DefinitionMap =>
+  new Map(rows.map((r) => [r.id, r.containedPermissionIds]));
+
+/**
+ * Direct grants plus everything reachable through contained permissions, depth-first, each id once. Cycles end at
+ * ids already seen; grants of deleted definitions (neither system nor defined) are skipped.
+ */
+export function expandPermissions(direct: Iterable<string>, definitions: DefinitionMap): string[] {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    if (!isSystemPermission(id) && !definitions.has(id)) return;
+    seen.add(id);
+    for (const contained of definitions.get(id) ?? []) visit(contained);
+  };
+  for (const id of direct) visit(id);
+  return [...seen];
+}
+
+export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
+  const { teamsRepo } = deps;
+  return {
+    /** Every definition of the project, system ones first, as the wire shows them. */
+    async listDefinitions(projectId: string): Promise<PermissionDefinition[]> {
+      const system = Object.entries(SYSTEM_PERMISSIONS).map(([id, description]) => ({
+        id,
+        description,
+        contained_permission_ids: [],
+      }));
+      const custom = (await teamsRepo.listDefinitions(projectId)).map((d) => ({
+        id: d.id,
+        ...(d.description === null ? {} : { description: d.description }),
+        contained_permission_ids: d.containedPermissionIds,
+      }));
+      return [...system, ...custom].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async definitionMap(projectId: string, executor?: Db): Promise<DefinitionMap> {
+      return toDefinitionMap(await teamsRepo.listDefinitions(projectId, executor));
+    },
+
+    /** Inserts the default definitions of a new project. */
+    async createDefaults(
+      tx: Db,
+      projectId: string,
+      definitions = DEFAULT_PERMISSION_DEFINITIONS,
+      now = new Date(),
+    ) {
+      await teamsRepo.insertDefinitions(
+        tx,
+        definitions.map((d) => ({
+          projectId,
+          id: d.id,
+          description: d.description ?? null,
+          containedPermissionIds: d.contained_permission_ids,
+          createdAt: now,
+        })),
+      );
+    },
+
+    /**
+     * The check of every enforcement point: the user must be a member (`TEAM_MEMBERSHIP_NOT_FOUND`) holding each
+     * named permission, directly or through contained ones (`TEAM_PERMISSION_REQUIRED`).
+     */
+    async require(
+      projectId: string,
+      teamId: string,
+      userId: string,
+      required: readonly SystemPermissionId[],
+    ): Promise<void> {
+      const membership = await teamsRepo.membership(teamId, userId);
+      if (!membership) throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: teamId, user_id: userId });
+      if (required.length === 0) return;
+      const held = new Set(expandPermissions(membership.permissionIds, await this.definitionMap(projectId)));
+      for (const permission of required) {
+        if (!held.has(permission)) {
+          throw KnownErrors.TEAM_PERMISSION_REQUIRED({
+            team_id: teamId,
+            user_id: userId,
+            permission_id: permission,
+          });
+        }
+      }
+    },
+  };
+}
+
+export type PermissionService = ReturnType<typeof createPermissionService>;

@@ -1,0 +1,49 @@
+// Webhook events (WIRE.md §4.16): each change records its event in the outbox inside the change's own transaction,
+// so an event exists exactly when its change landed. Delivery reads the outbox.
+import { randomUUID } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+import { webhookEvents } from "../db/schema.ts";
+
+export const WEBHOOK_EVENT_TYPES = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "team_membership.created",
+  "team_membership.deleted",
+  "team_permission.created",
+  "team_permission.deleted",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export type WebhookEvent = { type: WebhookEventType; data: Record<string, unknown> };
+
+export function createWebhookEvents(deps: { db: Db; clock: Clock }) {
+  return {
+    /** Records events in the caller's transaction, in the order given. */
+    async record(tx: Db, projectId: string, ...events: WebhookEvent[]): Promise<void> {
+      if (events.length === 0) return;
+      const createdAt = deps.clock.now();
+      await tx
+        .insert(webhookEvents)
+        .values(events.map((e) => ({ id: randomUUID(), projectId, type: e.type, data: e.data, createdAt })));
+    },
+
+    /** A project's events in the order they were recorded. */
+    async list(projectId: string): Promise<WebhookEvent[]> {
+      const rows = await deps.db
+        .select({ type: webhookEvents.type, data: webhookEvents.data })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.projectId, projectId))
+        .orderBy(asc(webhookEvents.seq));
+      return rows as WebhookEvent[];
+    },
+  };
+}
+
+export type WebhookEvents = ReturnType<typeof createWebhookEvents>;
