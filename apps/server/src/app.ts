@@ -10,9 +10,12 @@ import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
 import { registerAuthRoutes } from "./routes/auth.ts";
 import { registerCodeRoutes } from "./routes/codes.ts";
+import { registerContactChannelRoutes } from "./routes/contact-channels.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
+import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
+import { registerTeamRoutes } from "./routes/teams.ts";
 import { registerTokenRoutes } from "./routes/tokens.ts";
 import { registerUserRoutes } from "./routes/users.ts";
 
@@ -89,6 +92,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerSessionRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerCodeRoutes(app, deps);
+  registerContactChannelRoutes(app, deps);
+  registerTeamRoutes(app, deps);
+  registerTeamInvitationRoutes(app, deps);
 
   app.notFound((c) => {
     const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);

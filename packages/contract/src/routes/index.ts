@@ -24,14 +24,20 @@ import {
   sendSignInCodeRoute,
   verifyEmailRoute,
 } from "./codes.ts";
+import { contactChannelRoutes } from "./contact-channels.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { anonymousJwksRoute, getCurrentProjectRoute, jwksRoute, restrictedJwksRoute } from "./projects.ts";
-import { deleteCurrentUserRoute, getCurrentUserRoute, updateCurrentUserRoute } from "./users.ts";
+import { teamInvitationRoutes } from "./team-invitations.ts";
+import { teamRoutes } from "./teams.ts";
+import { userRoutes } from "./users.ts";
 
 export * from "./auth.ts";
 export * from "./codes.ts";
+export * from "./contact-channels.ts";
 export * from "./meta.ts";
 export * from "./projects.ts";
+export * from "./team-invitations.ts";
+export * from "./teams.ts";
 export * from "./users.ts";
 
 export const allRoutes = [
@@ -53,9 +59,7 @@ export const allRoutes = [
   endCurrentSessionRoute,
   endSessionRoute,
   refreshCurrentSessionRoute,
-  getCurrentUserRoute,
-  updateCurrentUserRoute,
-  deleteCurrentUserRoute,
+  ...userRoutes,
   updatePasswordRoute,
   setPasswordRoute,
   sendResetCodeRoute,
@@ -68,4 +72,7 @@ export const allRoutes = [
   checkVerifyEmailCodeRoute,
   sendPrimaryVerificationCodeRoute,
   listEmailsRoute,
+  ...contactChannelRoutes,
+  ...teamRoutes,
+  ...teamInvitationRoutes,
 ] as const;

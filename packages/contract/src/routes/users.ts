@@ -65,3 +65,6 @@ export const deleteCurrentUserRoute = defineRoute({
   tag: "Users",
   response: { status: 200, kind: "json", schema: successSchema },
 });
+
+/** The user routes, in the order the API reference lists them. */
+export const userRoutes = [getCurrentUserRoute, updateCurrentUserRoute, deleteCurrentUserRoute] as const;

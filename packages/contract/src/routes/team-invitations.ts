@@ -1,0 +1,4 @@
+// Routes of WIRE.md (filled in by the users-and-teams issue).
+import type { RouteDefinition } from "../route.ts";
+
+export const teamInvitationRoutes = [] as const satisfies readonly RouteDefinition[];
