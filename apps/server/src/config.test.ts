@@ -208,6 +208,25 @@ describe("seed settings", () => {
       [],
     );
   });
+
+  it("reads the operator account only when its e-mail is given; internal access is off by default", () => {
+    expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD: "long enough 1" }).seed.user).toBeUndefined();
+    expect(
+      loadConfig({
+        STACK_SEED_INTERNAL_PROJECT_USER_EMAIL: "ops@example.com",
+        STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD: "long enough 1",
+      }).seed.user,
+    ).toEqual({ email: "ops@example.com", password: "long enough 1", internalAccess: false });
+    expect(
+      loadConfig({
+        STACK_SEED_INTERNAL_PROJECT_USER_EMAIL: "ops@example.com",
+        STACK_SEED_INTERNAL_PROJECT_USER_INTERNAL_ACCESS: "true",
+      }).seed.user,
+    ).toEqual({ email: "ops@example.com", password: undefined, internalAccess: true });
+    expect(() => loadConfig({ STACK_SEED_INTERNAL_PROJECT_USER_EMAIL: "not an address" })).toThrow(
+      /STACK_SEED_INTERNAL_PROJECT_USER_EMAIL/,
+    );
+  });
 });
 
 describe("rate limits and SMTP settings", () => {

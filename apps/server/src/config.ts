@@ -38,6 +38,9 @@ const envSchema = z.object({
   STACK_SEED_INTERNAL_PROJECT_OTP_ENABLED: booleanFlag.optional(),
   STACK_SEED_INTERNAL_PROJECT_ALLOW_LOCALHOST: booleanFlag.optional(),
   STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: z.string().optional(),
+  STACK_SEED_INTERNAL_PROJECT_USER_EMAIL: z.email().optional(),
+  STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD: z.string().min(8).max(70).optional(),
+  STACK_SEED_INTERNAL_PROJECT_USER_INTERNAL_ACCESS: booleanFlag.optional(),
 });
 
 export type SeedSettings = {
@@ -48,6 +51,8 @@ export type SeedSettings = {
   otpEnabled?: boolean;
   allowLocalhost?: boolean;
   oauthProviders?: string[];
+  /** The first operator account, created once if no user signs in with this address yet. */
+  user?: { email: string; password?: string; internalAccess: boolean };
 };
 
 export type Config = {
@@ -114,6 +119,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       oauthProviders: e.STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS?.split(",")
         .map((s) => s.trim())
         .filter(Boolean),
+      user: e.STACK_SEED_INTERNAL_PROJECT_USER_EMAIL
+        ? {
+            email: e.STACK_SEED_INTERNAL_PROJECT_USER_EMAIL,
+            password: e.STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD,
+            internalAccess: e.STACK_SEED_INTERNAL_PROJECT_USER_INTERNAL_ACCESS ?? false,
+          }
+        : undefined,
     },
   };
 }

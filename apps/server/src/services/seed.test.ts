@@ -194,6 +194,45 @@ describe("seedInternalProject", () => {
     expect((await internalConfig()).oauth_providers).toEqual([]);
   });
 
+  it("gives the internal project one owner team and its own permission definitions", async () => {
+    await seed({});
+    const [before] = await internalProjects();
+    await seed({});
+    const [after] = await internalProjects();
+    expect(before?.ownerTeamId).toBeTruthy();
+    expect(after?.ownerTeamId).toBe(before?.ownerTeamId);
+    const team = await server.deps.teamsRepo.findTeam(INTERNAL_PROJECT_ID, String(after?.ownerTeamId));
+    expect(team?.displayName).toBe("Gatehouse operators");
+    const custom = (await server.deps.permissions.listDefinitions(INTERNAL_PROJECT_ID)).filter(
+      (d) => !d.id.startsWith("$"),
+    );
+    expect(custom).toEqual([
+      { id: "team_admin", contained_permission_ids: ["$read_members", "$remove_members", "$update_team"] },
+      { id: "team_member", contained_permission_ids: ["$read_members"] },
+    ]);
+  });
+
+  it("creates the operator account once, signing in with its password, and gives it internal access", async () => {
+    const user = { email: "Operator@Example.com", password: "operator password 1", internalAccess: true };
+    await seed({ user });
+    await seed({ user: { ...user, password: "another password 2" } });
+    const operator = await server.deps.usersRepo.findByAuthEmail(INTERNAL_PROJECT_ID, "operator@example.com");
+    expect(operator?.primaryEmail).toEqual({ value: user.email, isVerified: true, usedForAuth: true });
+    // The second start did not change the password of the existing account.
+    expect(await server.deps.hasher.verify(String(operator?.passwordHash), user.password)).toBe(true);
+    const [project] = await internalProjects();
+    const ownerTeamId = String(project?.ownerTeamId);
+    expect(await server.deps.teamsRepo.findMember(ownerTeamId, String(operator?.id))).toBeTruthy();
+    // Internal projects create a personal team on sign-up: the operator has one, selected.
+    expect(operator?.selectedTeam?.displayName).toBe("Operator@Example.com's Team");
+
+    const plain = { email: "viewer@example.com", password: "viewer password 1", internalAccess: false };
+    await seed({ user: plain });
+    const viewer = await server.deps.usersRepo.findByAuthEmail(INTERNAL_PROJECT_ID, plain.email);
+    expect(viewer).toBeTruthy();
+    expect(await server.deps.teamsRepo.findMember(ownerTeamId, String(viewer?.id))).toBeUndefined();
+  });
+
   it("creates the project with the given settings when it does not exist", async () => {
     // Last test: drops the internal project (its keys cascade) and seeds from scratch.
     await server.deps.db.delete(projects).where(eq(projects.id, INTERNAL_PROJECT_ID));

@@ -2,12 +2,16 @@
 // environment are applied every time; the rest keep whatever the operator changed since.
 import type { ProjectConfig } from "@gatehouse/contract";
 import type { SeedSettings } from "../config.ts";
+import type { PasswordHasher } from "../crypto/password.ts";
 import type { InternalKeys } from "../data-dir.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
+import type { UsersRepo } from "../db/users-repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
 import type { PermissionDefinition, PermissionService } from "./permissions.ts";
-import type { ProjectService } from "./projects.ts";
+import type { Project, ProjectService } from "./projects.ts";
+import type { TeamService } from "./teams.ts";
+import type { UserService } from "./users.ts";
 
 export const INTERNAL_PROJECT_ID = "internal";
 /** The seeded key set has a fixed id so each start rewrites it instead of adding another. */
@@ -35,6 +39,10 @@ export async function seedInternalProject(deps: {
   db: Db;
   projects: ProjectService;
   permissions: PermissionService;
+  teams: TeamService;
+  users: UserService;
+  usersRepo: UsersRepo;
+  hasher: PasswordHasher;
   projectsRepo: ProjectsRepo;
   apiKeys: ApiKeyService;
   baseUrl: string;
@@ -42,6 +50,9 @@ export async function seedInternalProject(deps: {
   keys: InternalKeys;
 }): Promise<void> {
   const fromEnv = settingsFromEnvironment(deps.seed);
+  // Hashed before the transaction: argon2id takes a while and needs no database.
+  const password = deps.seed.user?.password;
+  const passwordHash = password ? await deps.hasher.hash(password) : null;
   const existing = await deps.projects.find(INTERNAL_PROJECT_ID);
   if (!existing) {
     await deps.projects.create(
@@ -66,6 +77,10 @@ export async function seedInternalProject(deps: {
     }
     // Data directories from before team permissions get the definitions; existing ones are left as edited.
     await deps.permissions.createDefaults(tx, INTERNAL_PROJECT_ID, INTERNAL_PERMISSION_DEFINITIONS);
+    const project = await deps.projectsRepo.find(INTERNAL_PROJECT_ID, tx);
+    if (!project) throw new Error("The internal project vanished while seeding");
+    const ownerTeamId = project.ownerTeamId ?? (await createOwnerTeam(deps, tx, project));
+    if (deps.seed.user) await seedOperator(deps, tx, project, ownerTeamId, deps.seed.user, passwordHash);
     await deps.apiKeys.save(tx, INTERNAL_PROJECT_ID, {
       id: SEEDED_KEY_SET_ID,
       description: "Seeded keys of the internal project",
@@ -77,4 +92,36 @@ export async function seedInternalProject(deps: {
       },
     });
   });
+}
+
+type SeedDeps = Parameters<typeof seedInternalProject>[0];
+
+/** The team that owns the internal project: its members administer Gatehouse itself (WIRE.md §8). */
+async function createOwnerTeam(deps: SeedDeps, tx: Db, project: Project): Promise<string> {
+  const team = await deps.teams.create(tx, project, { displayName: "Gatehouse operators" });
+  await deps.projectsRepo.setOwnerTeam(tx, project.id, team.id);
+  return team.id;
+}
+
+/**
+ * The first operator account: created once with a verified, sign-in e-mail; an existing account is left as it is
+ * (its password may have changed since). With internal access it joins the internal project's owner team.
+ */
+async function seedOperator(
+  deps: SeedDeps,
+  tx: Db,
+  project: Project,
+  ownerTeamId: string,
+  user: NonNullable<SeedSettings["user"]>,
+  passwordHash: string | null,
+): Promise<void> {
+  const existing = await deps.usersRepo.findByAuthEmail(project.id, user.email, tx);
+  const userId =
+    existing?.id ??
+    (await deps.users.create(tx, {
+      project,
+      email: { value: user.email, verified: true, usedForAuth: true },
+      passwordHash,
+    }));
+  if (user.internalAccess) await deps.teams.addMember(tx, project, ownerTeamId, userId, "member");
 }
