@@ -29,6 +29,8 @@ export type RouteDefinition = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body client callers may send, when it is narrower than `body` (server-only fields → SCHEMA_ERROR). */
+  clientBody?: z.ZodType;
   /** Unknown body and query fields are a SCHEMA_ERROR unless the route tolerates them (OAuth parameters). */
   tolerateUnknownFields?: boolean;
   response: RouteResponse;

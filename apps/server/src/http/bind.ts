@@ -38,20 +38,24 @@ function checkAccess(route: RouteDefinition, caller: Caller): void {
   }
 }
 
-/** The body a route without a body schema accepts: none, or `{}` (the SDK sends `{}` on DELETE). */
-function bodySchema(route: RouteDefinition): z.ZodType | undefined {
+/**
+ * The body schema for this caller: the client body for client callers where the route has one. A route without a
+ * body schema accepts none, or `{}` (the SDK sends `{}` on DELETE).
+ */
+function bodySchema(route: RouteDefinition, caller: Caller): z.ZodType | undefined {
+  if (route.clientBody && caller.accessType === "client") return route.clientBody;
   if (route.body) return route.body;
   if (route.method === "GET" || route.tolerateUnknownFields) return undefined;
   return noFields.optional();
 }
 
-function validateInput(c: Context<AppEnv>, route: RouteDefinition, body: unknown) {
+function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Caller, body: unknown) {
   const url = new URL(c.req.url);
   const query = Object.fromEntries(url.searchParams);
   const parts = {
     params: route.params ?? noFields,
     query: route.query ?? (route.tolerateUnknownFields ? undefined : noFields),
-    body: bodySchema(route),
+    body: bodySchema(route, caller),
   };
   const raw = { params: c.req.param(), query, body };
   const input: Record<string, unknown> = { params: {}, query: {}, body: undefined };
@@ -95,7 +99,7 @@ export function bindRoute<R extends RouteDefinition>(
         ? UNAUTHENTICATED
         : await resolveCaller(deps, readGatehouseHeaders(c.req.raw.headers));
     checkAccess(route, caller);
-    const input = validateInput(c, route, body);
+    const input = validateInput(c, route, caller, body);
     resolveMe(input, caller);
     if (route.user === "required" && !caller.user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
     const ctx = {
