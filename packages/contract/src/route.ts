@@ -31,6 +31,8 @@ export type RouteDefinition = {
   body?: z.ZodType;
   /** The body client callers may send, when it is narrower than `body` (server-only fields → SCHEMA_ERROR). */
   clientBody?: z.ZodType;
+  /** The query client callers must send, when stricter than `query`. */
+  clientQuery?: z.ZodObject;
   /** Unknown body and query fields are a SCHEMA_ERROR unless the route tolerates them (OAuth parameters). */
   tolerateUnknownFields?: boolean;
   response: RouteResponse;

@@ -1,13 +1,23 @@
 // Teams, memberships, direct permission grants and permission definitions: the rows of WIRE.md §4.10-4.12 and §6.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { permissionDefinitions, teamMembers, teamPermissionGrants, teams, users } from "./schema.ts";
+import {
+  permissionDefinitions,
+  teamMembers,
+  teamPermissionGrants,
+  teams,
+  users,
+  verificationCodes,
+} from "./schema.ts";
+import { toUserRecord, USER_COLUMNS, USER_JOINS, type UserRecord } from "./users-repo.ts";
 
 export type TeamRow = typeof teams.$inferSelect;
 export type MemberRow = typeof teamMembers.$inferSelect;
 export type GrantRow = typeof teamPermissionGrants.$inferSelect;
 export type DefinitionRow = typeof permissionDefinitions.$inferSelect;
 export type GrantKey = { teamId: string; userId: string; permissionId: string };
+/** A membership with its user, for member profiles (the per-team name and image fall back to the user's own). */
+export type MemberProfileRow = { member: MemberRow; user: UserRecord };
 
 export function createTeamsRepo(db: Db) {
   return {
@@ -41,9 +51,20 @@ export function createTeamsRepo(db: Db) {
       return updated;
     },
 
-    /** Members, grants and invitations go with the team (cascades); members' selection is cleared first. */
+    /**
+     * Members and grants go with the team (cascades); members' selection is cleared first. Invitations are
+     * verification codes that name the team in their data, so they are deleted here, in the same transaction.
+     */
     async deleteTeam(tx: Db, teamId: string): Promise<void> {
       await tx.update(users).set({ selectedTeamId: null }).where(eq(users.selectedTeamId, teamId));
+      await tx
+        .delete(verificationCodes)
+        .where(
+          and(
+            eq(verificationCodes.purpose, "team_invitation"),
+            sql`${verificationCodes.data}->>'team_id' = ${teamId}`,
+          ),
+        );
       await tx.delete(teams).where(eq(teams.id, teamId));
     },
 
@@ -61,6 +82,29 @@ export function createTeamsRepo(db: Db) {
         .from(teamMembers)
         .where(eq(teamMembers.teamId, teamId))
         .orderBy(asc(teamMembers.createdAt), asc(teamMembers.userId));
+    },
+
+    /** Memberships with their users, filtered by team and/or user, in the order members joined. */
+    async listMemberProfiles(
+      projectId: string,
+      filter: { teamId?: string; userId?: string },
+      executor: Db = db,
+    ): Promise<MemberProfileRow[]> {
+      const rows = await executor
+        .select({ member: teamMembers, ...USER_COLUMNS })
+        .from(teamMembers)
+        .innerJoin(users, eq(users.id, teamMembers.userId))
+        .leftJoin(...USER_JOINS.primary)
+        .leftJoin(...USER_JOINS.team)
+        .where(
+          and(
+            eq(teamMembers.projectId, projectId),
+            filter.teamId ? eq(teamMembers.teamId, filter.teamId) : undefined,
+            filter.userId ? eq(teamMembers.userId, filter.userId) : undefined,
+          ),
+        )
+        .orderBy(asc(teamMembers.createdAt), asc(teamMembers.teamId), asc(teamMembers.userId));
+      return rows.map((row) => ({ member: row.member, user: toUserRecord(row) }));
     },
 
     /** The teams a user belongs to (for user deletion's events). */
@@ -127,7 +171,7 @@ export function createTeamsRepo(db: Db) {
       return deleted.length > 0;
     },
 
-    /** Direct grants, filtered by team and/or user, sorted by team, user and permission id. */
+    /** Direct grants, filtered by team and/or user (unordered: the database's collation is not the wire's order). */
     listGrants(projectId: string, filter: { teamId?: string; userId?: string }): Promise<GrantKey[]> {
       return db
         .select({
@@ -142,11 +186,6 @@ export function createTeamsRepo(db: Db) {
             filter.teamId ? eq(teamPermissionGrants.teamId, filter.teamId) : undefined,
             filter.userId ? eq(teamPermissionGrants.userId, filter.userId) : undefined,
           ),
-        )
-        .orderBy(
-          asc(teamPermissionGrants.teamId),
-          asc(teamPermissionGrants.userId),
-          asc(teamPermissionGrants.permissionId),
         );
     },
 

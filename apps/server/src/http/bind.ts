@@ -54,7 +54,10 @@ function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Calle
   const query = Object.fromEntries(url.searchParams);
   const parts = {
     params: route.params ?? noFields,
-    query: route.query ?? (route.tolerateUnknownFields ? undefined : noFields),
+    query:
+      (caller.accessType === "client" ? route.clientQuery : undefined) ??
+      route.query ??
+      (route.tolerateUnknownFields ? undefined : noFields),
     body: bodySchema(route, caller),
   };
   const raw = { params: c.req.param(), query, body };

@@ -2,7 +2,7 @@
 // the enforcement check that client callers pass through.
 import { KnownErrors } from "@gatehouse/contract";
 import type { Db } from "../db/client.ts";
-import type { DefinitionRow, TeamsRepo } from "../db/teams-repo.ts";
+import type { DefinitionRow, GrantKey, TeamsRepo } from "../db/teams-repo.ts";
 
 export const SYSTEM_PERMISSIONS = {
   $update_team: "Update the team information",
@@ -54,6 +54,31 @@ export function expandPermissions(direct: Iterable<string>, definitions: Definit
   return [...seen];
 }
 
+export type GrantFilter = { teamId?: string; userId?: string; permissionId?: string };
+
+/** Plain code-unit order: ids sort the same whatever the database's collation (`$…` before letters). */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The wire's order of team permissions: team id, user id, permission id. */
+const compareGrants = (a: GrantKey, b: GrantKey) =>
+  byCodeUnits(a.teamId, b.teamId) ||
+  byCodeUnits(a.userId, b.userId) ||
+  byCodeUnits(a.permissionId, b.permissionId);
+
+/** Each member's direct grants replaced by their expansion (one member's grants at a time). */
+function expandGrants(direct: GrantKey[], definitions: DefinitionMap): GrantKey[] {
+  const byMember = new Map<string, { teamId: string; userId: string; ids: string[] }>();
+  for (const g of direct) {
+    const key = `${g.teamId}/${g.userId}`;
+    const member = byMember.get(key) ?? { teamId: g.teamId, userId: g.userId, ids: [] };
+    member.ids.push(g.permissionId);
+    byMember.set(key, member);
+  }
+  return [...byMember.values()].flatMap(({ teamId, userId, ids }) =>
+    expandPermissions(ids, definitions).map((permissionId) => ({ teamId, userId, permissionId })),
+  );
+}
+
 export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
   const { teamsRepo } = deps;
   return {
@@ -69,7 +94,7 @@ export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
         ...(d.description === null ? {} : { description: d.description }),
         contained_permission_ids: d.containedPermissionIds,
       }));
-      return [...system, ...custom].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return [...system, ...custom].sort((a, b) => byCodeUnits(a.id, b.id));
     },
 
     async definitionMap(projectId: string, executor?: Db): Promise<DefinitionMap> {
@@ -93,6 +118,18 @@ export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
           createdAt: now,
         })),
       );
+    },
+
+    /**
+     * Team permissions as `GET /team-permissions` lists them: direct grants, or with `recursive` everything they
+     * contain; the permission filter applies after expansion, so it asks "does the member hold this?".
+     */
+    async listGrants(projectId: string, filter: GrantFilter, recursive: boolean): Promise<GrantKey[]> {
+      const direct = await teamsRepo.listGrants(projectId, filter);
+      const grants = recursive ? expandGrants(direct, await this.definitionMap(projectId)) : direct;
+      return grants
+        .filter((g) => filter.permissionId === undefined || g.permissionId === filter.permissionId)
+        .sort(compareGrants);
     },
 
     /**

@@ -37,6 +37,16 @@ export type NewTeam = {
   serverMetadata?: unknown;
 };
 
+/** Changes to a team; absent fields stay as they are. */
+export type TeamChanges = Partial<NewTeam>;
+
+/** A member's per-team name and image; null falls back to the user's own. */
+export type MemberProfileChanges = { displayName?: string | null; profileImageUrl?: string | null };
+
+/** Only the fields that are present, so an update never overwrites what it was not asked to change. */
+const present = <T extends object>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 /** Whose defaults a new membership gets (WIRE.md §6). */
 export type MemberRole = "creator" | "member";
 
@@ -85,6 +95,35 @@ export function createTeamService(deps: {
       await events.record(tx, project.id, { type: "team.created", data: toServerTeam(team) });
       if (creatorUserId) await service.addMember(tx, project, team.id, creatorUserId, "creator");
       return team;
+    },
+
+    /** Applies the changes and records `team.updated` with the team as it now is. */
+    async update(tx: Db, projectId: string, teamId: string, changes: TeamChanges): Promise<TeamRow> {
+      const fields = present(changes);
+      if (Object.keys(fields).length > 0) await teamsRepo.updateTeam(tx, teamId, fields);
+      const team = await teamsRepo.findTeam(projectId, teamId, tx);
+      if (!team) throw KnownErrors.TEAM_NOT_FOUND({ team_id: teamId });
+      await events.record(tx, projectId, { type: "team.updated", data: toServerTeam(team) });
+      return team;
+    },
+
+    /** Deletes the team with its memberships, grants and invitations (no per-member events), then `team.deleted`. */
+    async delete(tx: Db, projectId: string, teamId: string): Promise<void> {
+      await teamsRepo.deleteTeam(tx, teamId);
+      await events.record(tx, projectId, { type: "team.deleted", data: { id: teamId } });
+    },
+
+    async updateMemberProfile(
+      tx: Db,
+      teamId: string,
+      userId: string,
+      changes: MemberProfileChanges,
+    ): Promise<void> {
+      if (!(await teamsRepo.findMember(teamId, userId, tx))) {
+        throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: teamId, user_id: userId });
+      }
+      const fields = present(changes);
+      if (Object.keys(fields).length > 0) await teamsRepo.updateMember(tx, teamId, userId, fields);
     },
 
     /** The personal team of a new user (`create_team_on_sign_up`), joined as creator and selected. */

@@ -3,14 +3,11 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { emailSchema, urlSchema } from "../schemas/auth.ts";
-import { listOf, successSchema } from "../schemas/common.ts";
+import { listOf, successSchema, userIdOrMe } from "../schemas/common.ts";
 import { contactChannelSchema } from "../schemas/teams.ts";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAG = "Contact channels";
-
-/** A user id, or `me` for the user of the access token (the binder replaces it). */
-const userIdOrMe = z.union([z.literal("me"), z.uuid()]);
 
 const channelParams = z.strictObject({ user_id: userIdOrMe, contact_channel_id: z.uuid() });
 

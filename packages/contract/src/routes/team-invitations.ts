@@ -3,14 +3,12 @@
 import { z } from "zod";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import { emailSchema, urlSchema } from "../schemas/auth.ts";
-import { listOf, successSchema } from "../schemas/common.ts";
+import { listOf, successSchema, userIdOrMe } from "../schemas/common.ts";
 import { teamInvitationSchema } from "../schemas/teams.ts";
 import { codeSchema } from "./codes.ts";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAG = "Team invitations";
-/** A user id, or `me` for the user of the access token. */
-const userIdOrMe = z.union([z.literal("me"), z.uuid()]);
 const codeBody = z.strictObject({ code: codeSchema });
 
 export const sendTeamInvitationRoute = defineRoute({

@@ -4,6 +4,9 @@ import { z } from "zod";
 /** Query booleans are the strings `true` and `false`. */
 export const queryBoolean = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** A user id in path, query or body: a uuid, or `me` for the user of the access token (the server resolves it). */
+export const userIdOrMe = z.union([z.literal("me"), z.uuid()]);
+
 /** `{"success": true}`, the body of deletes and other acknowledgements. */
 export const successSchema = z.object({ success: z.literal(true) });
 
