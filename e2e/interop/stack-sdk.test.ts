@@ -344,4 +344,91 @@ describe("@stackframe/js 2.8.108 against Gatehouse", () => {
     expect(user?.primaryEmail).toBe(email);
     expect(user?.primaryEmailVerified).toBe(true);
   });
+
+  it("lets a server app create users, page and search them, and manage a team's members and permissions", async () => {
+    const app = serverApp();
+    const log = mark();
+    const tag = `pager${Date.now()}`;
+    const created = [];
+    for (let i = 0; i < 5; i++) {
+      created.push(
+        await app.createUser({
+          primaryEmail: `${tag}-${i}@example.com`,
+          primaryEmailAuthEnabled: true,
+          password: PASSWORD,
+          displayName: `Pager ${i}`,
+        }),
+      );
+    }
+    // Page through the search results two at a time, as a dashboard would.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await app.listUsers({ query: tag.toUpperCase(), limit: 2, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.map((u) => u.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen, log.failures()).toEqual(created.map((u) => u.id));
+
+    const team = await app.createTeam({ displayName: `${tag} team` });
+    const [first, second] = created;
+    if (!first || !second) throw new Error("users missing");
+    await team.addUser(first.id);
+    await team.addUser(second.id);
+    expect((await team.listUsers()).map((u) => u.id).sort(), log.failures()).toEqual(
+      [first.id, second.id].sort(),
+    );
+    // The internal project's team_admin holds $update_team and $remove_members, but not $delete_team.
+    await first.grantPermission(team, "team_admin");
+    expect(await first.hasPermission(team, "$remove_members"), log.failures()).toBe(true);
+    expect(await first.hasPermission(team, "$delete_team")).toBe(false);
+    expect(await second.hasPermission(team, "$remove_members")).toBe(false);
+    expect(await second.hasPermission(team, "$read_members")).toBe(true);
+    // A created user signs in with the password it was given.
+    const signedIn = await clientApp().signInWithCredential({
+      email: `${tag}-0@example.com`,
+      password: PASSWORD,
+      noRedirect: true,
+    });
+    expect(signedIn.status, log.failures()).toBe("ok");
+  });
+
+  it("lets a client user create a team and invite an address whose owner accepts from the e-mail", async () => {
+    const owner = clientApp();
+    const log = mark();
+    await signUp(owner, uniqueEmail());
+    const ownerUser = await owner.getUser({ or: "throw" });
+    const team = await ownerUser.createTeam({ displayName: "Invitation team" });
+    expect(team.displayName, log.failures()).toBe("Invitation team");
+    expect((await ownerUser.listTeams()).map((t) => t.id)).toContain(team.id);
+
+    // In the internal project team_admin does not hold $invite_members (WIRE.md §8): the back end grants it.
+    const ownerOnServer = await serverApp().getUser(ownerUser.id);
+    await ownerOnServer?.grantPermission(team, "$invite_members");
+    const inviteeEmail = uniqueEmail();
+    await team.inviteUser({ email: inviteeEmail, callbackUrl: `${server.baseUrl}/handler/team-invitation` });
+    expect(
+      (await team.listInvitations()).map((i) => i.recipientEmail),
+      log.failures(),
+    ).toEqual([inviteeEmail]);
+    const code = codeInLink((await latestEmail(inviteeEmail)).text);
+    expect(code).toHaveLength(45);
+
+    const invitee = clientApp();
+    await signUp(invitee, inviteeEmail);
+    const details = await invitee.getTeamInvitationDetails(code);
+    expect(details.status === "ok" ? details.data.teamDisplayName : details, log.failures()).toBe(
+      "Invitation team",
+    );
+    expect((await invitee.acceptTeamInvitation(code)).status, log.failures()).toBe("ok");
+    const inviteeUser = await invitee.getUser({ or: "throw" });
+    const joined = await inviteeUser.getTeam(team.id);
+    expect(joined?.displayName, log.failures()).toBe("Invitation team");
+    // The creator holds team_admin, the invitee team_member ({$read_members} in the internal project).
+    expect(await inviteeUser.hasPermission(joined!, "$read_members")).toBe(true);
+    expect(await inviteeUser.hasPermission(joined!, "$update_team")).toBe(false);
+    expect(await ownerUser.hasPermission(team, "$update_team"), log.failures()).toBe(true);
+    // Used codes do not work twice.
+    expect(errorCodeOf(await invitee.acceptTeamInvitation(code))).toBe("VERIFICATION_CODE_ALREADY_USED");
+  });
 });

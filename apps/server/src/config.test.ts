@@ -210,7 +210,9 @@ describe("seed settings", () => {
   });
 
   it("reads the operator account only when its e-mail is given; internal access is off by default", () => {
-    expect(loadConfig({ STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD: "long enough 1" }).seed.user).toBeUndefined();
+    expect(
+      loadConfig({ STACK_SEED_INTERNAL_PROJECT_USER_PASSWORD: "long enough 1" }).seed.user,
+    ).toBeUndefined();
     expect(
       loadConfig({
         STACK_SEED_INTERNAL_PROJECT_USER_EMAIL: "ops@example.com",

@@ -149,6 +149,7 @@ export function createDeps(options: DepsOptions) {
       repo: usersRepo,
       users,
       teamsRepo,
+      hasher,
       clock,
       totpBox: createSecretBox(options.secret, "totp"),
     }),

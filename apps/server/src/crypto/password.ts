@@ -1,6 +1,9 @@
 // Password hashing: argon2id (m=19456 KiB, t=2, p=1) as PHC strings, computed off the event loop by the native
-// binding. A fixed dummy hash lets sign-in spend the same work when the e-mail is unknown.
+// binding. Stored hashes of other kinds (imports, older parameters) verify with their own algorithm and are
+// replaced after the next successful sign-in. A fixed dummy hash lets sign-in spend the same work when the e-mail
+// is unknown.
 import { hash, verify } from "@node-rs/argon2";
+import { verifyPasswordHash } from "./imported-hash.ts";
 
 // `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 export const ARGON2_PARAMS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -8,7 +11,7 @@ const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_
 
 export type PasswordHasher = {
   hash(password: string): Promise<string>;
-  /** False for a wrong password and for a stored hash it cannot read. */
+  /** False for a wrong password and for a stored hash it cannot read. Reads every kind `parsePasswordHash` accepts. */
   verify(stored: string, password: string): Promise<boolean>;
   /** True when the stored hash uses other parameters or another algorithm: rehash after a successful sign-in. */
   needsRehash(stored: string): boolean;
@@ -16,23 +19,25 @@ export type PasswordHasher = {
   burn(password: string): Promise<void>;
 };
 
+/** Never throws: a stored hash that the library chokes on is a failed verification, not a 500. */
+async function safely(check: Promise<boolean>): Promise<boolean> {
+  try {
+    return await check;
+  } catch {
+    return false;
+  }
+}
+
 export function createPasswordHasher(): PasswordHasher {
   // Made once per process; what matters is that verifying against it costs what a real verification costs.
   let dummy: Promise<string> | undefined;
-  const verifyArgon = async (stored: string, password: string) => {
-    try {
-      return await verify(stored, password);
-    } catch {
-      return false;
-    }
-  };
   return {
     hash: (password) => hash(password, ARGON2_PARAMS),
-    verify: verifyArgon,
+    verify: (stored, password) => safely(verifyPasswordHash(stored, password)),
     needsRehash: (stored) => !stored.startsWith(CURRENT_PREFIX),
     async burn(password) {
       dummy ??= hash("gatehouse-dummy-password", ARGON2_PARAMS);
-      await verifyArgon(await dummy, password);
+      await safely(verify(await dummy, password));
     },
   };
 }

@@ -1,8 +1,9 @@
-// User rows with their primary e-mail, which every user view needs: one query reads both.
-import { and, eq, type SQL, sql } from "drizzle-orm";
+// User rows with their primary e-mail, which every user view needs: one query reads both. Also the user list of
+// GET /users, paged by keyset so that a page costs the same at any depth.
+import { and, asc, desc, eq, exists, like, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
-import { contactChannels, sessions, teams, users } from "./schema.ts";
+import { contactChannels, oauthAccounts, sessions, teamMembers, teams, users } from "./schema.ts";
 import type { TeamRow } from "./teams-repo.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -62,6 +63,34 @@ export const toUserRecord = (row: UserColumnsRow): UserRecord => ({
   selectedTeam: row.selectedTeam,
   oauthProviders: row.oauthProviders ?? [],
 });
+
+/** Which users a list shows (WIRE.md §4.8): by default neither anonymous nor restricted ones. */
+export type UserVisibility = "unrestricted" | "non_anonymous" | "all" | "anonymous";
+
+export type UserListOptions = {
+  limit: number;
+  /** The id of the first user of the page. */
+  cursor?: string;
+  orderBy: "signed_up_at" | "last_active_at";
+  desc: boolean;
+  /** Case-insensitive: the exact id, or a substring of the display name or of any contact-channel value. */
+  query?: string;
+  teamId?: string;
+  visibility: UserVisibility;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+/** `%`, `_` and the escape character itself match literally (backslash is LIKE's default escape). */
+const likeSubstring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const VISIBILITY: Record<UserVisibility, SQL | undefined> = {
+  unrestricted: and(eq(users.isAnonymous, false), eq(users.restrictedByAdmin, false)),
+  non_anonymous: eq(users.isAnonymous, false),
+  all: undefined,
+  anonymous: eq(users.isAnonymous, true),
+};
 
 export function createUsersRepo(db: Db) {
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
@@ -152,9 +181,11 @@ export function createUsersRepo(db: Db) {
       await tx.update(contactChannels).set(changes).where(eq(contactChannels.id, channelId));
     },
 
-    async delete(tx: Db, userId: string): Promise<void> {
-      // Sessions and contact channels go with the user (ON DELETE CASCADE).
-      await tx.delete(users).where(eq(users.id, userId));
+    /** False when there was no such user. */
+    async delete(tx: Db, userId: string): Promise<boolean> {
+      // Sessions, contact channels, memberships, grants and provider accounts go with the user (ON DELETE CASCADE).
+      const deleted = await tx.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
+      return deleted.length > 0;
     },
 
     async markChannelVerified(tx: Db, channelId: string): Promise<void> {
@@ -171,6 +202,119 @@ export function createUsersRepo(db: Db) {
 
     async insertChannel(tx: Db, row: typeof contactChannels.$inferInsert): Promise<void> {
       await tx.insert(contactChannels).values(row);
+    },
+
+    /** Locks the user's row until the transaction ends; false when the user is gone. */
+    async lockUser(tx: Db, userId: string): Promise<boolean> {
+      const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+      return rows.length > 0;
+    },
+
+    /** The user's primary e-mail channel, read in the caller's transaction. */
+    async findPrimaryChannel(executor: Db, userId: string): Promise<ChannelRow | undefined> {
+      const [channel] = await executor
+        .select()
+        .from(contactChannels)
+        .where(
+          and(
+            eq(contactChannels.userId, userId),
+            eq(contactChannels.type, "email"),
+            eq(contactChannels.isPrimary, true),
+          ),
+        );
+      return channel;
+    },
+
+    /** Replaces the hash only if it still is `old`: a password changed since it was verified stays changed. */
+    async replacePasswordHash(tx: Db, userId: string, old: string, replacement: string): Promise<void> {
+      await tx
+        .update(users)
+        .set({ passwordHash: replacement })
+        .where(and(eq(users.id, userId), eq(users.passwordHash, old)));
+    },
+
+    async insertOAuthAccount(tx: Db, row: typeof oauthAccounts.$inferInsert): Promise<void> {
+      await tx.insert(oauthAccounts).values(row);
+    },
+
+    /** Whether this provider account is already linked to a user of the project. */
+    async isOAuthAccountLinked(executor: Db, projectId: string, providerId: string, accountId: string) {
+      const [row] = await executor
+        .select({ id: oauthAccounts.id })
+        .from(oauthAccounts)
+        .where(
+          and(
+            eq(oauthAccounts.projectId, projectId),
+            eq(oauthAccounts.providerId, providerId),
+            eq(oauthAccounts.accountId, accountId),
+          ),
+        );
+      return row !== undefined;
+    },
+
+    /**
+     * One page of users and the id of the first user of the next page. Keyset paging: the page starts at the cursor
+     * user's (sort value, id), read in the same statement, so it is an index range scan on
+     * users(project_id, <sort column>, id) at any depth, and users created or deleted meanwhile neither shift nor
+     * repeat the others. Undefined when the cursor names no user of the project (it was deleted meanwhile).
+     */
+    async list(
+      projectId: string,
+      o: UserListOptions,
+    ): Promise<{ users: UserRecord[]; nextCursor: string | null } | undefined> {
+      const column = o.orderBy === "last_active_at" ? users.lastActiveAt : users.signedUpAt;
+      const direction = o.desc ? desc : asc;
+      const conditions = [eq(users.projectId, projectId), VISIBILITY[o.visibility]];
+      if (o.cursor) {
+        const c = alias(users, "cursor_user");
+        const cursorColumn = o.orderBy === "last_active_at" ? c.lastActiveAt : c.signedUpAt;
+        const pick = (field: typeof c.id | typeof cursorColumn) =>
+          db
+            .select({ field })
+            .from(c)
+            .where(and(eq(c.projectId, projectId), eq(c.id, o.cursor as string)));
+        // Two scalar subqueries become two parameters of one row comparison, which the index can range-scan.
+        const operator = sql.raw(o.desc ? "<=" : ">=");
+        conditions.push(sql`(${column}, ${users.id}) ${operator} (${pick(cursorColumn)}, ${pick(c.id)})`);
+      }
+      if (o.teamId) {
+        conditions.push(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(teamMembers)
+              .where(and(eq(teamMembers.teamId, o.teamId), eq(teamMembers.userId, users.id))),
+          ),
+        );
+      }
+      if (o.query) {
+        // Without a trigram index a substring search reads every user; LIKE on lower-cased text is several times
+        // cheaper than ILIKE, and contact channels keep their lower-cased value (`normalized`) for this.
+        const pattern = likeSubstring(o.query.toLowerCase());
+        conditions.push(
+          or(
+            isUuid(o.query) ? eq(users.id, o.query.toLowerCase()) : undefined,
+            like(sql`lower(${users.displayName})`, pattern),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(contactChannels)
+                .where(and(eq(contactChannels.userId, users.id), like(contactChannels.normalized, pattern))),
+            ),
+          ),
+        );
+      }
+      const rows = await db
+        .select(USER_COLUMNS)
+        .from(users)
+        .leftJoin(...USER_JOINS.primary)
+        .leftJoin(...USER_JOINS.team)
+        .where(and(...conditions))
+        .orderBy(direction(column), direction(users.id))
+        .limit(o.limit + 1);
+      if (rows.length === 0 && o.cursor && !(await this.find(projectId, o.cursor))) return undefined;
+      const next = rows[o.limit];
+      return { users: rows.slice(0, o.limit).map(toUserRecord), nextCursor: next ? next.user.id : null };
     },
   };
 }

@@ -1,5 +1,6 @@
-// Password sign-up and sign-in (WIRE.md §4.1). Both paths spend exactly one argon2id computation whatever the
-// e-mail, so neither answers nor timing reveal which addresses have accounts.
+// Password sign-up and sign-in (WIRE.md §4.1). Both paths spend exactly one hash computation whatever the e-mail
+// (argon2id, or an imported hash's own algorithm until sign-in replaces it), so neither answers nor timing reveal
+// which addresses have accounts.
 import { KnownErrors } from "@gatehouse/contract";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -106,14 +107,15 @@ export function createPasswordAuth(deps: {
         await deps.hasher.burn(input.password);
         throw await mismatch();
       }
-      if (!(await deps.hasher.verify(user.passwordHash, input.password))) throw await mismatch();
-      const rehash = deps.hasher.needsRehash(user.passwordHash)
-        ? await deps.hasher.hash(input.password)
-        : undefined;
+      const stored = user.passwordHash;
+      if (!(await deps.hasher.verify(stored, input.password))) throw await mismatch();
+      // Imported hashes (bcrypt, scrypt, PBKDF2, other argon2 parameters) become argon2id now that the password is
+      // known to be right (WIRE.md §4.8 [GF]).
+      const rehash = deps.hasher.needsRehash(stored) ? await deps.hasher.hash(input.password) : undefined;
       // A session is one insert; only a rehash needs a transaction around two writes.
       const opened = rehash
         ? await inTransaction(deps.db, async (tx) => {
-            await deps.usersRepo.update(tx, user.id, { passwordHash: rehash });
+            await deps.usersRepo.replacePasswordHash(tx, user.id, stored, rehash);
             return deps.sessions.open(tx, user);
           })
         : await deps.sessions.open(deps.db, user);

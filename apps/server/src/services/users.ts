@@ -1,13 +1,31 @@
-// Users: creation with their primary e-mail, and the user objects of the wire (server and client shapes).
+// Users: creation (primary e-mail, provider accounts, personal team), anonymous upgrades and deletion, with their
+// webhook events; and the user objects of the wire (server and client shapes).
 import { randomUUID } from "node:crypto";
 import { type ClientUser, KnownErrors, type ServerUser } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { AudienceKind } from "../db/schema.ts";
-import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
 import type { Project } from "./projects.ts";
 import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
+
+/** Columns a creator may set beyond the ones NewUser names (the server's POST /users). */
+export type UserColumns = Partial<
+  Pick<
+    UserRow,
+    | "profileImageUrl"
+    | "clientMetadata"
+    | "clientReadOnlyMetadata"
+    | "serverMetadata"
+    | "sealedTotpSecret"
+    | "restrictedByAdmin"
+    | "restrictedByAdminReason"
+    | "restrictedByAdminPrivateDetails"
+    | "countryCode"
+    | "riskScores"
+  >
+>;
 
 export type NewUser = {
   project: Project;
@@ -16,6 +34,9 @@ export type NewUser = {
   otpAuthEnabled?: boolean;
   isAnonymous?: boolean;
   displayName?: string | null;
+  columns?: UserColumns;
+  /** Provider accounts to link (`oauth_providers` of POST /users). */
+  oauthProviders?: { providerId: string; accountId: string; email: string | null }[];
 };
 
 /** Which token audience a user's tokens carry (WIRE.md §3.2). */
@@ -87,8 +108,9 @@ export function createUserService(deps: {
 }) {
   const service = {
     /**
-     * Inserts the user and its primary e-mail in the caller's transaction, with its personal team when the project
-     * creates one on sign-up, and records `user.created`. Returns the new id.
+     * Inserts the user with its primary e-mail and linked provider accounts in the caller's transaction, with its
+     * personal team when the project creates one on sign-up, and records `user.created` last, so the event shows
+     * everything. Returns the new id.
      */
     async create(tx: Db, input: NewUser): Promise<string> {
       const id = randomUUID();
@@ -96,6 +118,7 @@ export function createUserService(deps: {
       const { project } = input;
       const displayName = input.displayName || null;
       await deps.repo.insert(tx, {
+        ...input.columns,
         id,
         projectId: project.id,
         displayName,
@@ -106,6 +129,15 @@ export function createUserService(deps: {
         lastActiveAt: now,
       });
       if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
+      for (const account of input.oauthProviders ?? []) {
+        await deps.repo.insertOAuthAccount(tx, {
+          id: randomUUID(),
+          projectId: project.id,
+          userId: id,
+          ...account,
+          createdAt: now,
+        });
+      }
       if (project.config.create_team_on_sign_up && !input.isAnonymous) {
         await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
       }
@@ -123,17 +155,28 @@ export function createUserService(deps: {
       userId: string,
       input: { email: NonNullable<NewUser["email"]>; passwordHash?: string; otpAuthEnabled?: boolean },
     ): Promise<void> {
-      await deps.repo.update(tx, userId, {
-        isAnonymous: false,
+      const changes = {
         ...(input.passwordHash === undefined ? {} : { passwordHash: input.passwordHash }),
         ...(input.otpAuthEnabled === undefined ? {} : { otpAuthEnabled: input.otpAuthEnabled }),
-      });
+      };
+      if (Object.keys(changes).length > 0) await deps.repo.update(tx, userId, changes);
       await service.addPrimaryEmail(tx, project.id, userId, input.email);
-      if (project.config.create_team_on_sign_up) {
-        const user = await deps.repo.find(project.id, userId, tx);
-        await deps.teams.createPersonalTeam(tx, project, userId, user?.displayName ?? input.email.value);
-      }
+      await service.endAnonymity(tx, project, userId);
       await service.recordEvent(tx, project.id, userId, "user.updated");
+    },
+
+    /**
+     * The step every upgrade shares (sign-up paths, and the server's `is_anonymous: false`): the user stops being
+     * anonymous and gets its personal team, named after its display name or primary e-mail as they are now. The
+     * caller records `user.updated` once all its changes are in.
+     */
+    async endAnonymity(tx: Db, project: Project, userId: string): Promise<void> {
+      await deps.repo.update(tx, userId, { isAnonymous: false });
+      if (!project.config.create_team_on_sign_up) return;
+      const user = await deps.repo.find(project.id, userId, tx);
+      if (!user) throw KnownErrors.USER_NOT_FOUND();
+      const name = user.displayName ?? user.primaryEmail?.value ?? null;
+      await deps.teams.createPersonalTeam(tx, project, userId, name);
     },
 
     /** Records `user.created` or `user.updated` with the user as it now is in the transaction. */
@@ -164,7 +207,8 @@ export function createUserService(deps: {
     delete(db: Db, user: UserRecord): Promise<void> {
       return inTransaction(db, async (tx) => {
         const teamIds = await deps.teams.leaveAll(tx, user.projectId, user.id);
-        await deps.repo.delete(tx, user.id);
+        // Two deletions racing: the second finds nothing to delete and records no second event.
+        if (!(await deps.repo.delete(tx, user.id))) throw KnownErrors.USER_NOT_FOUND();
         await deps.events.record(tx, user.projectId, {
           type: "user.deleted",
           data: { id: user.id, teams: teamIds.map((id) => ({ id })) },

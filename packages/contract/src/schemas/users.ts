@@ -54,3 +54,10 @@ export type ServerUser = z.output<typeof serverUserSchema>;
 
 /** Either shape: the route answers the server shape to server and admin callers and strips it for clients. */
 export const userSchema = z.union([serverUserSchema, clientUserSchema]);
+
+/** GET /users: the only paginated list (WIRE.md §4.0). `next_cursor` is the id of the next page's first user. */
+export const serverUserListSchema = z.object({
+  items: z.array(serverUserSchema),
+  is_paginated: z.literal(true),
+  pagination: z.object({ next_cursor: z.uuid().nullable() }),
+});
