@@ -1,6 +1,7 @@
 // Opening the database: PostgreSQL through a pg pool, or embedded PGlite. Both speak the same SQL and schema.
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -45,12 +46,15 @@ export function openPostgres(url: string, onError: (error: Error) => void = () =
   };
 }
 
+/** Extensions the migrations use (PostgreSQL ships them in its contrib package). */
+const extensions = { pg_trgm };
+
 /** `source`: a data directory to persist in, a dump to start from (tests), or nothing for a blank in-memory one. */
 export async function openPglite(source?: { dataDir: string } | { dump: Blob }): Promise<Database> {
   const client =
     source && "dump" in source
-      ? new PGlite({ loadDataDir: source.dump })
-      : new PGlite(source?.dataDir ? { dataDir: source.dataDir } : {});
+      ? new PGlite({ loadDataDir: source.dump, extensions })
+      : new PGlite({ ...(source?.dataDir ? { dataDir: source.dataDir } : {}), extensions });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   return {

@@ -110,6 +110,11 @@ export const users = pgTable(
     countryCode: text("country_code"),
     riskScores: jsonb("risk_scores").$type<{ sign_up: { bot: number; free_trial_abuse: number } }>(),
     /** Cleared when the membership or the team goes (teams.ts clears it; the foreign key is a safety net). */
+    /**
+     * What `GET /users?query=` searches: the lower-cased display name and contact-channel values, one per line,
+     * kept current by database triggers (migration 0005) and indexed by trigrams.
+     */
+    searchText: text("search_text").notNull().default(""),
     selectedTeamId: uuid("selected_team_id").references((): AnyPgColumn => teams.id, {
       onDelete: "set null",
     }),
@@ -119,6 +124,7 @@ export const users = pgTable(
   (t) => [
     index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id),
     index("users_project_last_active_idx").on(t.projectId, t.lastActiveAt, t.id),
+    index("users_search_idx").using("gin", t.searchText.op("gin_trgm_ops")),
   ],
 );
 

@@ -92,6 +92,70 @@ const VISIBILITY: Record<UserVisibility, SQL | undefined> = {
   anonymous: eq(users.isAnonymous, true),
 };
 
+/**
+ * The statement behind one page of `GET /users`: `limit + 1` users, to tell whether a next page exists. Keyset
+ * paging: the page starts at the cursor user's (sort value, id), read in the same statement, so it is an index range
+ * scan on users(project_id, <sort column>, id) at any depth, and users created or deleted meanwhile neither shift
+ * nor repeat the others. Exported so the benchmark can show its plans.
+ */
+export function userListQuery(db: Db, projectId: string, o: UserListOptions) {
+  const column = o.orderBy === "last_active_at" ? users.lastActiveAt : users.signedUpAt;
+  const direction = o.desc ? desc : asc;
+  const conditions = [eq(users.projectId, projectId), VISIBILITY[o.visibility]];
+  if (o.cursor) {
+    const c = alias(users, "cursor_user");
+    const cursorColumn = o.orderBy === "last_active_at" ? c.lastActiveAt : c.signedUpAt;
+    const pick = (field: typeof c.id | typeof cursorColumn) =>
+      db
+        .select({ field })
+        .from(c)
+        .where(and(eq(c.projectId, projectId), eq(c.id, o.cursor as string)));
+    // Two scalar subqueries become two parameters of one row comparison, which the index can range-scan.
+    const operator = sql.raw(o.desc ? "<=" : ">=");
+    conditions.push(sql`(${column}, ${users.id}) ${operator} (${pick(cursorColumn)}, ${pick(c.id)})`);
+  }
+  if (o.teamId) {
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(teamMembers)
+          .where(and(eq(teamMembers.teamId, o.teamId), eq(teamMembers.userId, users.id))),
+      ),
+    );
+  }
+  if (o.query) {
+    // The trigram index on search_text finds the candidates; the exact test then keeps a match inside one
+    // value (a name or one address), never across the line between two.
+    const pattern = likeSubstring(o.query.toLowerCase());
+    conditions.push(
+      or(
+        isUuid(o.query) ? eq(users.id, o.query.toLowerCase()) : undefined,
+        and(
+          like(users.searchText, pattern),
+          or(
+            like(sql`lower(${users.displayName})`, pattern),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(contactChannels)
+                .where(and(eq(contactChannels.userId, users.id), like(contactChannels.normalized, pattern))),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return db
+    .select(USER_COLUMNS)
+    .from(users)
+    .leftJoin(...USER_JOINS.primary)
+    .leftJoin(...USER_JOINS.team)
+    .where(and(...conditions))
+    .orderBy(direction(column), direction(users.id))
+    .limit(o.limit + 1);
+}
+
 export function createUsersRepo(db: Db) {
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
   const sessionWithUser = (match: SQL | undefined, name: string) =>
@@ -253,65 +317,14 @@ export function createUsersRepo(db: Db) {
     },
 
     /**
-     * One page of users and the id of the first user of the next page. Keyset paging: the page starts at the cursor
-     * user's (sort value, id), read in the same statement, so it is an index range scan on
-     * users(project_id, <sort column>, id) at any depth, and users created or deleted meanwhile neither shift nor
-     * repeat the others. Undefined when the cursor names no user of the project (it was deleted meanwhile).
+     * One page of users and the id of the first user of the next page; undefined when the cursor names no user of
+     * the project (it was deleted meanwhile).
      */
     async list(
       projectId: string,
       o: UserListOptions,
     ): Promise<{ users: UserRecord[]; nextCursor: string | null } | undefined> {
-      const column = o.orderBy === "last_active_at" ? users.lastActiveAt : users.signedUpAt;
-      const direction = o.desc ? desc : asc;
-      const conditions = [eq(users.projectId, projectId), VISIBILITY[o.visibility]];
-      if (o.cursor) {
-        const c = alias(users, "cursor_user");
-        const cursorColumn = o.orderBy === "last_active_at" ? c.lastActiveAt : c.signedUpAt;
-        const pick = (field: typeof c.id | typeof cursorColumn) =>
-          db
-            .select({ field })
-            .from(c)
-            .where(and(eq(c.projectId, projectId), eq(c.id, o.cursor as string)));
-        // Two scalar subqueries become two parameters of one row comparison, which the index can range-scan.
-        const operator = sql.raw(o.desc ? "<=" : ">=");
-        conditions.push(sql`(${column}, ${users.id}) ${operator} (${pick(cursorColumn)}, ${pick(c.id)})`);
-      }
-      if (o.teamId) {
-        conditions.push(
-          exists(
-            db
-              .select({ one: sql`1` })
-              .from(teamMembers)
-              .where(and(eq(teamMembers.teamId, o.teamId), eq(teamMembers.userId, users.id))),
-          ),
-        );
-      }
-      if (o.query) {
-        // Without a trigram index a substring search reads every user; LIKE on lower-cased text is several times
-        // cheaper than ILIKE, and contact channels keep their lower-cased value (`normalized`) for this.
-        const pattern = likeSubstring(o.query.toLowerCase());
-        conditions.push(
-          or(
-            isUuid(o.query) ? eq(users.id, o.query.toLowerCase()) : undefined,
-            like(sql`lower(${users.displayName})`, pattern),
-            exists(
-              db
-                .select({ one: sql`1` })
-                .from(contactChannels)
-                .where(and(eq(contactChannels.userId, users.id), like(contactChannels.normalized, pattern))),
-            ),
-          ),
-        );
-      }
-      const rows = await db
-        .select(USER_COLUMNS)
-        .from(users)
-        .leftJoin(...USER_JOINS.primary)
-        .leftJoin(...USER_JOINS.team)
-        .where(and(...conditions))
-        .orderBy(direction(column), direction(users.id))
-        .limit(o.limit + 1);
+      const rows = await userListQuery(db, projectId, o);
       if (rows.length === 0 && o.cursor && !(await this.find(projectId, o.cursor))) return undefined;
       const next = rows[o.limit];
       return { users: rows.slice(0, o.limit).map(toUserRecord), nextCursor: next ? next.user.id : null };

@@ -1122,6 +1122,25 @@ describe("GET /users", () => {
     expect(await p.ids("?query=a&desc=true&limit=2")).toEqual([alan, grace]);
   });
 
+  it("keeps the search current as names and addresses change, and never matches across two values", async () => {
+    const p = await newProject();
+    const user = (await p.create({ display_name: "Ada", primary_email: "first@one.example" })).id;
+    expect(await p.ids("?query=first%40one")).toEqual([user]);
+    await p.patch(user, { display_name: "Countess" });
+    expect(await p.ids("?query=ada")).toEqual([]);
+    expect(await p.ids("?query=countess")).toEqual([user]);
+    // A new primary address is searchable at once; the demoted one stays a channel and still matches.
+    await p.patch(user, { primary_email: "second@two.example" });
+    expect(await p.ids("?query=second%40two")).toEqual([user]);
+    expect(await p.ids("?query=first%40one")).toEqual([user]);
+    // A deleted channel no longer matches.
+    await server.deps.db.delete(contactChannels).where(eq(contactChannels.value, "first@one.example"));
+    expect(await p.ids("?query=first%40one")).toEqual([]);
+    // Name and addresses are separate values: text spanning the end of one and the start of the next is no match.
+    expect(await p.ids(`?query=${encodeURIComponent("countess\nsecond")}`)).toEqual([]);
+    expect(await p.ids(`?query=${encodeURIComponent("countess\n")}`)).toEqual([]);
+  });
+
   it("matches LIKE metacharacters literally", async () => {
     const p = await newProject();
     const names = ["100% real", "100 real", "a_b", "axb", "back\\slash", "backslash"];
