@@ -33,7 +33,7 @@ async function seed(client: pg.Client): Promise<void> {
          select gen_random_uuid(), $1, name,
                 lower(name) || E'\n' || lower(replace(name, ' ', '.') || '@example.com'),
                 timestamptz '2025-01-01' + i * interval '15 seconds',
-                timestamptz '2026-01-01' + ((i * 7919) % $4) * interval '1 second',
+                timestamptz '2026-01-01' + ((i::bigint * 7919) % $4) * interval '1 second',
                 i % 50 = 0
          from generate_series($5::int, $6::int) as i,
               lateral (select ($2::text[])[1 + i % array_length($2::text[], 1)] || ' ' ||
@@ -115,6 +115,7 @@ async function main() {
       ["deep cursor page", { ...base, cursor: deepCursor }],
       ["query 'grace'", { ...base, query: "grace" }],
       ["query '.654321@'", { ...base, query: ".654321@" }],
+      ["query '@example.com'", { ...base, query: "@example.com" }],
     ];
     const scenarios = [
       ["first page (100 users)", "limit=100"],
@@ -122,6 +123,7 @@ async function main() {
       ["first page by last_active_at desc", "limit=100&order_by=last_active_at&desc=true"],
       ["query: common name ('grace')", "limit=100&query=grace"],
       ["query: rare e-mail ('.654321@')", "limit=100&query=.654321%40"],
+      ["query: every e-mail ('@example.com')", "limit=100&query=%40example.com"],
       ["query: no match ('zzqx')", "limit=100&query=zzqx"],
     ] as const;
     for (const [, query] of scenarios) await page(query);

@@ -1,9 +1,8 @@
-// Contact-channel rows by id (WIRE.md §4.9), the owner lock that serialises changes to one user's channels, and
-// which of the channel table's unique indexes refused a write. Lookups by address, inserts and updates of single
+// Contact-channel rows by id (WIRE.md §4.9), and which of the channel table's unique indexes refused a write. Lookups by address, inserts and updates of single
 // channels are users-repo.ts's.
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { isUniqueViolation } from "./errors.ts";
+import { constraintOf, isUniqueViolation } from "./errors.ts";
 import { contactChannels, users } from "./schema.ts";
 import type { ChannelRow } from "./users-repo.ts";
 
@@ -15,15 +14,6 @@ const CONFLICTS = {
 } as const;
 
 export type ChannelConflict = (typeof CONFLICTS)[keyof typeof CONFLICTS];
-
-/** The constraint a unique violation names; pg and PGlite both put it on the error (drizzle wraps it as `cause`). */
-function constraintOf(error: unknown): string | undefined {
-  for (let e: unknown = error; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
-    const constraint = (e as { constraint?: unknown }).constraint;
-    if (typeof constraint === "string") return constraint;
-  }
-  return undefined;
-}
 
 /** Which channel rule a failed write broke, or undefined when the error is something else. */
 export function channelConflictOf(error: unknown): ChannelConflict | undefined {
@@ -41,15 +31,6 @@ export function createContactChannelsRepo(db: Db) {
   return {
     async ownerExists(projectId: string, userId: string): Promise<boolean> {
       return (await owner(db, projectId, userId)).length > 0;
-    },
-
-    /**
-     * Locks the user's row for the rest of the transaction; false when the project has no such user. Every change
-     * to a user's channels takes this lock first, so the per-user checks (the same value twice, one primary) cannot
-     * race with each other. `no key update` leaves rows that only reference the user (a new session) unblocked.
-     */
-    async lockOwner(tx: Db, projectId: string, userId: string): Promise<boolean> {
-      return (await owner(tx, projectId, userId).for("no key update")).length > 0;
     },
 
     /** A user's channels (or the one with `channelId`), oldest first. */

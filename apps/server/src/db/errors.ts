@@ -9,3 +9,12 @@ function sqlState(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown) => sqlState(error) === "23505";
+
+/** The constraint a violation names; pg and PGlite both put it on the error (drizzle wraps it as `cause`). */
+export function constraintOf(error: unknown): string | undefined {
+  for (let e: unknown = error; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
+    const constraint = (e as { constraint?: unknown }).constraint;
+    if (typeof constraint === "string") return constraint;
+  }
+  return undefined;
+}

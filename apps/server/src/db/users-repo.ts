@@ -125,24 +125,14 @@ export function userListQuery(db: Db, projectId: string, o: UserListOptions) {
     );
   }
   if (o.query) {
-    // The trigram index on search_text finds the candidates; the exact test then keeps a match inside one
-    // value (a name or one address), never across the line between two.
-    const pattern = likeSubstring(o.query.toLowerCase());
+    // search_text holds the name and every address one per line, under a trigram index. A query without a line
+    // break can only match inside one line, so the index answers exactly; one with a line break can only be
+    // part of a display name (addresses have none).
+    const text = o.query.includes("\n") ? sql`lower(${users.displayName})` : users.searchText;
     conditions.push(
       or(
         isUuid(o.query) ? eq(users.id, o.query.toLowerCase()) : undefined,
-        and(
-          like(users.searchText, pattern),
-          or(
-            like(sql`lower(${users.displayName})`, pattern),
-            exists(
-              db
-                .select({ one: sql`1` })
-                .from(contactChannels)
-                .where(and(eq(contactChannels.userId, users.id), like(contactChannels.normalized, pattern))),
-            ),
-          ),
-        ),
+        like(text, likeSubstring(o.query.toLowerCase())),
       ),
     );
   }
@@ -268,9 +258,17 @@ export function createUsersRepo(db: Db) {
       await tx.insert(contactChannels).values(row);
     },
 
-    /** Locks the user's row until the transaction ends; false when the user is gone. */
-    async lockUser(tx: Db, userId: string): Promise<boolean> {
-      const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    /**
+     * Locks the user's row for the rest of the transaction; false when the project has no such user. Every change
+     * to a user and its channels takes this lock first, so per-user checks (the same value twice, one primary)
+     * cannot race. `no key update` leaves rows that only reference the user (a new session) unblocked.
+     */
+    async lockUser(tx: Db, projectId: string, userId: string): Promise<boolean> {
+      const rows = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+        .for("no key update");
       return rows.length > 0;
     },
 

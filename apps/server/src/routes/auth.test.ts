@@ -13,6 +13,7 @@ import {
   type ProjectKeys,
   TEST_BASE_URL,
   type TestServer,
+  uniqueEmail,
 } from "../testing/test-server.ts";
 
 const SIGN_UP = "/api/v1/auth/password/sign-up";
@@ -38,7 +39,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 let counter = 0;
-const uniqueEmail = (prefix = "user") => `${prefix}-${++counter}@example.com`;
 
 type SignInAnswer = { access_token: string; refresh_token: string; user_id: string };
 

@@ -10,6 +10,7 @@ import {
   createTestServer,
   type ProjectKeys,
   type TestServer,
+  uniqueEmail,
 } from "../testing/test-server.ts";
 
 const SIGN_UP = "/api/v1/auth/password/sign-up";
@@ -80,8 +81,6 @@ beforeEach(() => {
   server.clock.advance(MINUTE + 1000);
 });
 
-let counter = 0;
-const uniqueEmail = (prefix = "user") => `${prefix}-${++counter}@example.com`;
 const randomCode = () => Array.from(randomBytes(45), (byte) => CROCKFORD[byte % 32]).join("");
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, k: ProjectKeys = keys) =>

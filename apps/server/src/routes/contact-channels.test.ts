@@ -10,6 +10,7 @@ import {
   createTestServer,
   type ProjectKeys,
   type TestServer,
+  uniqueEmail,
 } from "../testing/test-server.ts";
 
 const CHANNELS = "/api/v1/contact-channels";
@@ -54,9 +55,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 // Each test starts in a new minute, so the per-minute IP limits never carry over between tests.
 beforeEach(() => server.clock.advance(MINUTE + 1000));
-
-let counter = 0;
-const uniqueEmail = (prefix = "user") => `${prefix}-${++counter}@example.com`;
 
 type CallOptions = {
   type?: AccessType | null;

@@ -12,6 +12,7 @@ import {
   createTestServer,
   type ProjectKeys,
   type TestServer,
+  uniqueEmail,
 } from "../testing/test-server.ts";
 import type { WebhookEvent } from "../webhooks/events.ts";
 
@@ -58,9 +59,6 @@ afterAll(async () => {
 beforeEach(() => {
   server.clock.advance(MINUTE + 1000);
 });
-
-let counter = 0;
-const uniqueEmail = (prefix = "user") => `${prefix}-${++counter}@example.com`;
 
 async function signIn(opts: { email?: string; audience?: "anonymous" | "restricted" } = {}): Promise<User> {
   const email = opts.email ?? uniqueEmail();

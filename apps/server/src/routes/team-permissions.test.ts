@@ -7,7 +7,7 @@ import { inTransaction } from "../db/client.ts";
 import { permissionDefinitions } from "../db/schema.ts";
 import type { PermissionDefinition } from "../services/permissions.ts";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
-import { accessHeaders, createTestServer, type TestServer } from "../testing/test-server.ts";
+import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
 
 const TEAMS = "/api/v1/teams";
 const PERMISSIONS = "/api/v1/team-permissions";
@@ -26,10 +26,6 @@ beforeAll(async () => {
   server = await createTestServer();
 });
 afterAll(() => server.close());
-
-let requests = 0;
-/** Each request comes from its own address: the per-IP rate limit is not what these tests are about. */
-const nextIp = () => `10.3.${Math.floor(++requests / 250)}.${requests % 250}`;
 
 type Json = Record<string, unknown>;
 type Grant = { id: string; team_id: string; user_id: string };
@@ -53,7 +49,7 @@ async function setup(definitions: PermissionDefinition[] = []) {
   const call =
     (type: "client" | "server" | "admin" | null, token?: string) =>
     (method: string, path: string, body?: unknown) => {
-      const headers: Record<string, string> = { "x-forwarded-for": nextIp() };
+      const headers: Record<string, string> = { "x-forwarded-for": uniqueIp() };
       if (type) Object.assign(headers, accessHeaders(type, keys));
       if (token) headers["x-stack-access-token"] = token;
       if (body !== undefined) headers["content-type"] = "application/json";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { verificationCodes } from "../db/schema.ts";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
-import { accessHeaders, createTestServer, type TestServer } from "../testing/test-server.ts";
+import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
 
 const TEAMS = "/api/v1/teams";
 const MEMBERSHIPS = "/api/v1/team-memberships";
@@ -22,10 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let requests = 0;
-/** Each request comes from its own address: the per-IP rate limit is not what these tests are about. */
-const nextIp = () => `10.2.${Math.floor(++requests / 250)}.${requests % 250}`;
-
 type Caller = { type: "client" | "server" | "admin"; token?: string } | "none";
 type Json = Record<string, unknown>;
 
@@ -36,7 +32,7 @@ async function newProject(config: Json = {}) {
     config: { client_team_creation_enabled: true, ...config },
   });
   const call = (who: Caller) => (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { "x-forwarded-for": nextIp() };
+    const headers: Record<string, string> = { "x-forwarded-for": uniqueIp() };
     if (who !== "none") Object.assign(headers, accessHeaders(who.type, keys));
     if (who !== "none" && who.token) headers["x-stack-access-token"] = who.token;
     if (body !== undefined) headers["content-type"] = "application/json";

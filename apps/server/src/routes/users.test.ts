@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { contactChannels, oauthAccounts, sessions, teamMembers, teamPermissionGrants } from "../db/schema.ts";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
-import { accessHeaders, createTestServer, type TestServer } from "../testing/test-server.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type TestServer,
+  uniqueEmail,
+  uniqueIp,
+} from "../testing/test-server.ts";
 
 const PASSWORD = "correct horse battery";
 const CURRENT_ARGON2 = "$argon2id$v=19$m=19456,t=2,p=1$";
@@ -22,10 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let requests = 0;
-/** Each request comes from its own address: the per-IP rate limit is not what these tests are about. */
-const nextIp = () => `10.3.${Math.floor(++requests / 250)}.${requests % 250}`;
-
 type Json = Record<string, unknown>;
 type User = Json & { id: string };
 type Who = { type?: "client" | "server" | "admin" | null; token?: string; headers?: Record<string, string> };
@@ -35,7 +37,7 @@ async function newProject(config: Json = {}) {
   const { keys, project: row } = await server.createProject({ displayName: "Users", config });
   const call = (method: string, path: string, body?: unknown, who: Who = {}) => {
     const type = who.type === undefined ? "server" : who.type;
-    const headers: Record<string, string> = { "x-forwarded-for": nextIp() };
+    const headers: Record<string, string> = { "x-forwarded-for": uniqueIp() };
     if (type) Object.assign(headers, accessHeaders(type, keys));
     if (who.token) headers["x-stack-access-token"] = who.token;
     if (body !== undefined) headers["content-type"] = "application/json";
@@ -96,8 +98,6 @@ async function expectJson<T>(res: Response, status = 200): Promise<T> {
   return (await res.json()) as T;
 }
 
-let emails = 0;
-const uniqueEmail = (prefix = "user") => `${prefix}-${++emails}@example.com`;
 const storedHash = async (p: Project, userId: string) =>
   (await server.deps.usersRepo.find(p.id, userId))?.passwordHash;
 const channelsOf = (userId: string) =>
@@ -1139,6 +1139,9 @@ describe("GET /users", () => {
     // Name and addresses are separate values: text spanning the end of one and the start of the next is no match.
     expect(await p.ids(`?query=${encodeURIComponent("countess\nsecond")}`)).toEqual([]);
     expect(await p.ids(`?query=${encodeURIComponent("countess\n")}`)).toEqual([]);
+    // A display name of several lines is still found by text spanning them.
+    await p.patch(user, { display_name: "Line one\nline two" });
+    expect(await p.ids(`?query=${encodeURIComponent("ONE\nLINE")}`)).toEqual([user]);
   });
 
   it("matches LIKE metacharacters literally", async () => {

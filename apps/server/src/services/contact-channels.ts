@@ -47,7 +47,7 @@ export function createContactChannelService(deps: {
   /** Runs `change` in a transaction holding the user's lock; a user the project does not have → USER_NOT_FOUND. */
   function withOwner<T>(projectId: string, userId: string, change: (tx: Db) => Promise<T>): Promise<T> {
     return inTransaction(deps.db, async (tx) => {
-      if (!(await repo.lockOwner(tx, projectId, userId))) throw KnownErrors.USER_NOT_FOUND();
+      if (!(await deps.usersRepo.lockUser(tx, projectId, userId))) throw KnownErrors.USER_NOT_FOUND();
       return change(tx);
     });
   }

@@ -247,7 +247,7 @@ export function createUserUpdates(deps: {
       try {
         return await inTransaction(deps.db, async (tx) => {
           // Held until commit: updates of one user take turns, and a deletion meanwhile is a clean USER_NOT_FOUND.
-          if (!(await deps.repo.lockUser(tx, user.id))) throw KnownErrors.USER_NOT_FOUND();
+          if (!(await deps.repo.lockUser(tx, user.projectId, user.id))) throw KnownErrors.USER_NOT_FOUND();
           // Checked inside the transaction: a membership that ends meanwhile cannot stay selected.
           if (teamId && !(await deps.teamsRepo.findMember(teamId, user.id, tx))) {
             throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: teamId, user_id: user.id });

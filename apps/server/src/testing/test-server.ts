@@ -127,3 +127,14 @@ export function accessHeaders(
     [`${prefix}${key[0]}`]: key[1] as string,
   };
 }
+
+let addresses = 0;
+/** A new client address per request, for tests that are not about the per-IP rate limit. */
+export function uniqueIp(): string {
+  addresses++;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+}
+
+let emails = 0;
+/** An address no other test of the process uses. */
+export const uniqueEmail = (prefix = "user") => `${prefix}-${++emails}@example.com`;
