@@ -109,11 +109,10 @@ function liveUser(
 }
 
 /**
- * Admin access tokens (WIRE.md §8): a token of an internal-project user who belongs to the project's owner team.
- * Teams do not exist yet (users-and-teams issue), so no user can belong to an owner team: every token that gets
- * past the checks below is answered ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN until the membership check lands.
+ * Admin access tokens (WIRE.md §8): a live token of an internal-project user, neither anonymous nor restricted,
+ * who belongs to the team that owns the target project.
  */
-async function checkAdminAccessToken(deps: Deps, token: string): Promise<void> {
+async function checkAdminAccessToken(deps: Deps, token: string, project: Project): Promise<void> {
   const verified = await verifyToken(deps, token);
   if (!verified) throw KnownErrors.UNPARSABLE_ADMIN_ACCESS_TOKEN();
   const expired = () =>
@@ -125,7 +124,14 @@ async function checkAdminAccessToken(deps: Deps, token: string): Promise<void> {
   );
   if (!live || live.sessionExpiresAt <= deps.clock.now()) throw expired();
   if (verified.projectId !== "internal") throw KnownErrors.INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN();
-  throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
+  const { user } = live;
+  const owner = project.ownerTeamId;
+  const isOwner =
+    owner !== null &&
+    !user.isAnonymous &&
+    !user.restrictedByAdmin &&
+    (await deps.teamsRepo.findMember(owner, user.id)) !== undefined;
+  if (!isOwner) throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
 }
 
 const KEY_HEADERS: Record<AccessType, { header: RequestHeaderSuffix; kind: ApiKeyKind }> = {
@@ -162,7 +168,7 @@ async function checkCredentials(
     if (!keyValid) throw KnownErrors.INVALID_SECRET_SERVER_KEY({ project_id });
   } else {
     const adminToken = headers.get("admin-access-token");
-    if (adminToken) return checkAdminAccessToken(deps, adminToken);
+    if (adminToken) return checkAdminAccessToken(deps, adminToken, project);
     if (keyValid === undefined) throw KnownErrors.ADMIN_AUTHENTICATION_REQUIRED();
     if (!keyValid) throw KnownErrors.INVALID_SUPER_SECRET_ADMIN_KEY({ project_id });
   }

@@ -1,5 +1,6 @@
 // The transport of WIRE.md §1: caller resolution errors in order, headers, CORS, masking, bodies, validation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../db/client.ts";
 import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
@@ -210,6 +211,28 @@ describe("admin access tokens (§1.3 step 7)", () => {
     await expectKnownError(await admin(internal), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
     server.clock.advance(31_000);
     await expectKnownError(await admin(internal), "ADMIN_ACCESS_TOKEN_EXPIRED");
+  });
+
+  it("admits members of the project's owner team only, while they are neither restricted nor removed", async () => {
+    const internal = await server.deps.projects.find("internal");
+    if (!internal) throw new Error("no internal project");
+    const owner = await server.signIn("internal", { email: "owner@example.com" });
+    const outsider = await server.signIn("internal", { email: "outsider@example.com" });
+    const team = await inTransaction(server.deps.db, async (tx) => {
+      const created = await server.deps.teams.create(tx, internal, { displayName: "Owners" }, owner.userId);
+      await server.deps.projectsRepo.setOwnerTeam(tx, keys.projectId, created.id);
+      return created;
+    });
+    expect((await admin(owner.accessToken)).status).toBe(200);
+    await expectKnownError(await admin(outsider.accessToken), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+    await server.deps.usersRepo.update(server.deps.db, owner.userId, { restrictedByAdmin: true });
+    await expectKnownError(await admin(owner.accessToken), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+    await server.deps.usersRepo.update(server.deps.db, owner.userId, { restrictedByAdmin: false });
+    expect((await admin(owner.accessToken)).status).toBe(200);
+    await inTransaction(server.deps.db, (tx) =>
+      server.deps.teams.removeMember(tx, "internal", team.id, owner.userId),
+    );
+    await expectKnownError(await admin(owner.accessToken), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   });
 
   it("uses the token and ignores a valid admin key beside it", async () => {
