@@ -227,8 +227,99 @@ export const webhookEvents = pgTable(
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
+    /** Set once the event has been fanned out into one delivery per matching endpoint. */
+    dispatchedAt: timestamp("dispatched_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("webhook_events_project_idx").on(t.projectId, t.seq)],
+  (t) => [
+    index("webhook_events_project_idx").on(t.projectId, t.seq),
+    index("webhook_events_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`),
+  ],
+);
+
+/** Where a project's webhooks go. The signing secret is sealed with the server secret; the previous one signs too
+ * for 24 hours after a rotation. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    url: text("url").notNull(),
+    description: text("description"),
+    /** Event types delivered; null: all. */
+    filterTypes: jsonb("filter_types").$type<string[] | null>(),
+    enabled: boolean("enabled").notNull().default(true),
+    sealedSecret: text("sealed_secret").notNull(),
+    sealedPreviousSecret: text("sealed_previous_secret"),
+    secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true, mode: "date" }),
+    /** The first failure of an unbroken run of failures; an endpoint failing for 5 days is disabled. */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("webhook_endpoints_project_idx").on(t.projectId)],
+);
+
+/** One event to one endpoint: retried with backoff until it succeeds or runs out of attempts. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id").references(() => webhookEvents.id, { onDelete: "cascade" }),
+    /** `msg_…`: the same on every attempt, so receivers can dedupe. */
+    messageId: text("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The exact body sent on every attempt. */
+    body: text("body").notNull(),
+    status: text("status").$type<"pending" | "succeeded" | "failed">().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("webhook_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
+  ],
+);
+
+/** Every delivery attempt, for the management API (last 100 per endpoint shown, kept 30 days). */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    deliveryId: uuid("delivery_id").references(() => webhookDeliveries.id, { onDelete: "set null" }),
+    messageId: text("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    attemptNumber: integer("attempt_number").notNull(),
+    status: text("status").$type<"succeeded" | "failed" | "pending">().notNull(),
+    responseStatusCode: integer("response_status_code"),
+    responseBodyExcerpt: text("response_body_excerpt"),
+    error: text("error"),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("webhook_attempts_endpoint_idx").on(t.endpointId, t.attemptedAt)],
+);
+
+/** Edited e-mail templates; a type without a row uses its default (WIRE.md §4.15). */
+export const emailTemplates = pgTable(
+  "email_templates",
+  {
+    projectId: projectIdColumn(),
+    type: text("type").notNull(),
+    subject: text("subject").notNull(),
+    content: text("content").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.type] })],
 );
 
 /**
