@@ -8,16 +8,20 @@ import type { AppEnv } from "./http/bind.ts";
 import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
 import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
+import { registerApiKeyRoutes } from "./routes/api-keys.ts";
 import { registerAuthRoutes } from "./routes/auth.ts";
 import { registerCodeRoutes } from "./routes/codes.ts";
 import { registerContactChannelRoutes } from "./routes/contact-channels.ts";
+import { registerEmailTemplateRoutes } from "./routes/email-templates.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
+import { registerPermissionDefinitionRoutes } from "./routes/permission-definitions.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
 import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
 import { registerTeamRoutes } from "./routes/teams.ts";
 import { registerTokenRoutes } from "./routes/tokens.ts";
 import { registerUserRoutes } from "./routes/users.ts";
+import { registerWebhookRoutes } from "./routes/webhooks.ts";
 
 export type { Deps } from "./deps.ts";
 
@@ -95,6 +99,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerContactChannelRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerTeamInvitationRoutes(app, deps);
+  registerPermissionDefinitionRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
+  registerEmailTemplateRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
 
   app.notFound((c) => {
     const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);

@@ -1,4 +1,6 @@
 // The route table: every route of the wire, in the order the API reference lists them.
+
+import { apiKeyRoutes } from "./api-keys.ts";
 import {
   anonymousSignUpRoute,
   createSessionRoute,
@@ -25,20 +27,27 @@ import {
   verifyEmailRoute,
 } from "./codes.ts";
 import { contactChannelRoutes } from "./contact-channels.ts";
+import { emailTemplateRoutes } from "./email-templates.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
-import { anonymousJwksRoute, getCurrentProjectRoute, jwksRoute, restrictedJwksRoute } from "./projects.ts";
+import { permissionDefinitionRoutes } from "./permission-definitions.ts";
+import { projectRoutes } from "./projects.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
 import { teamRoutes } from "./teams.ts";
 import { userRoutes } from "./users.ts";
+import { webhookRoutes } from "./webhooks.ts";
 
+export * from "./api-keys.ts";
 export * from "./auth.ts";
 export * from "./codes.ts";
 export * from "./contact-channels.ts";
+export * from "./email-templates.ts";
 export * from "./meta.ts";
+export * from "./permission-definitions.ts";
 export * from "./projects.ts";
 export * from "./team-invitations.ts";
 export * from "./teams.ts";
 export * from "./users.ts";
+export * from "./webhooks.ts";
 
 export const allRoutes = [
   healthRoute,
@@ -46,10 +55,7 @@ export const allRoutes = [
   checkFeatureSupportRoute,
   openApiRoute,
   docsRoute,
-  getCurrentProjectRoute,
-  jwksRoute,
-  anonymousJwksRoute,
-  restrictedJwksRoute,
+  ...projectRoutes,
   tokenRoute,
   passwordSignUpRoute,
   passwordSignInRoute,
@@ -75,4 +81,8 @@ export const allRoutes = [
   ...contactChannelRoutes,
   ...teamRoutes,
   ...teamInvitationRoutes,
+  ...permissionDefinitionRoutes,
+  ...apiKeyRoutes,
+  ...emailTemplateRoutes,
+  ...webhookRoutes,
 ] as const;

@@ -49,3 +49,11 @@ export const restrictedJwksRoute = defineRoute({
   params: projectIdParams,
   response: { status: 307, kind: "redirect", description: "to `…/jwks.json?include_restricted=true`" },
 });
+
+/** The project routes, in the order the API reference lists them. */
+export const projectRoutes = [
+  getCurrentProjectRoute,
+  jwksRoute,
+  anonymousJwksRoute,
+  restrictedJwksRoute,
+] as const;

@@ -1,0 +1,6 @@
+// Routes of WIRE.md (filled in by the project-administration issue).
+import type { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/bind.ts";
+
+export function registerWebhookRoutes(_app: Hono<AppEnv>, _deps: Deps): void {}
