@@ -47,8 +47,26 @@ describe("loadConfig defaults", () => {
         otpEnabled: undefined,
         allowLocalhost: undefined,
         oauthProviders: undefined,
+        user: undefined,
       },
+      webhooks: { allowPrivateUrls: false, svix: undefined },
     });
+  });
+
+  it("reads the webhook settings; the two Svix variables go together", () => {
+    expect(
+      loadConfig({
+        GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+        GATEHOUSE_SVIX_URL: "https://svix.example.com/",
+        GATEHOUSE_SVIX_API_KEY: "sk_test",
+      }).webhooks,
+    ).toEqual({ allowPrivateUrls: true, svix: { url: "https://svix.example.com", apiKey: "sk_test" } });
+    expect(() => loadConfig({ GATEHOUSE_SVIX_URL: "https://svix.example.com" })).toThrow(
+      /GATEHOUSE_SVIX_URL and GATEHOUSE_SVIX_API_KEY must be set together/,
+    );
+    expect(() => loadConfig({ GATEHOUSE_SVIX_URL: "not a url", GATEHOUSE_SVIX_API_KEY: "k" })).toThrow(
+      /GATEHOUSE_SVIX_URL/,
+    );
   });
 
   it("treats variables set to undefined as unset", () => {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
+import type { SvixSettings } from "./webhooks/svix.ts";
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
@@ -30,6 +31,9 @@ const envSchema = z.object({
   GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_EMAIL_SEND: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_CODE_IP: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
+  GATEHOUSE_SVIX_URL: z.url().optional(),
+  GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -71,6 +75,12 @@ export type Config = {
   /** Development mode adds error text to 500 answers; never on in production. */
   development: boolean;
   seed: SeedSettings;
+  webhooks: {
+    /** Webhooks may go to loopback, private and link-local addresses (for development and tests). */
+    allowPrivateUrls: boolean;
+    /** Events go to this Svix server instead of the built-in delivery. */
+    svix: SvixSettings | undefined;
+  };
 };
 
 export class ConfigError extends Error {}
@@ -81,6 +91,17 @@ function smtpSettings(url: string): SmtpSettings {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  GATEHOUSE_SMTP_URL: ${(error as Error).message}`);
   }
+}
+
+/** Both Svix variables, or neither: one alone is a mistake worth stopping for. */
+function svixSettings(url: string | undefined, apiKey: string | undefined): SvixSettings | undefined {
+  if (url && apiKey) return { url: url.replace(/\/+$/, ""), apiKey };
+  if (url || apiKey) {
+    throw new ConfigError(
+      "Invalid configuration:\n  GATEHOUSE_SVIX_URL and GATEHOUSE_SVIX_API_KEY must be set together",
+    );
+  }
+  return undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -108,6 +129,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         email_send: e.GATEHOUSE_RATE_LIMIT_EMAIL_SEND,
         code_ip: e.GATEHOUSE_RATE_LIMIT_CODE_IP,
       },
+    },
+    webhooks: {
+      allowPrivateUrls: e.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS,
+      svix: svixSettings(e.GATEHOUSE_SVIX_URL, e.GATEHOUSE_SVIX_API_KEY),
     },
     seed: {
       publishableClientKey: e.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY,

@@ -23,7 +23,7 @@ import { createEmailService } from "./services/emails.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
-import { createProjectService } from "./services/projects.ts";
+import { createProjectSecrets, createProjectService } from "./services/projects.ts";
 import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
@@ -32,6 +32,9 @@ import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
+import { createWebhookService } from "./webhooks/service.ts";
+import type { SvixSettings } from "./webhooks/svix.ts";
+import { createWebhookWorker } from "./webhooks/worker.ts";
 
 /** Access tokens live 10 minutes by default (WIRE.md §3.1). */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_MS = 10 * 60 * 1000;
@@ -50,6 +53,10 @@ export type DepsOptions = {
   defaultSmtp?: SmtpSettings;
   rateLimits?: RateLimitSettings;
   trustProxy?: boolean;
+  /** Webhooks may go to loopback, private and link-local addresses (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS). */
+  webhookAllowPrivateUrls?: boolean;
+  /** Forward webhook events to this Svix server instead of delivering them. */
+  svix?: SvixSettings;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -58,6 +65,7 @@ export function createDeps(options: DepsOptions) {
   const clock = options.clock ?? systemClock;
   const accessTokenLifetimeMs = options.accessTokenLifetimeMs ?? DEFAULT_ACCESS_TOKEN_LIFETIME_MS;
   const projectsRepo = createProjectsRepo(db);
+  const projectSecrets = createProjectSecrets(options.secret);
   const signingKeys = createSigningKeyService({
     repo: createSigningKeysRepo(db),
     box: createSecretBox(options.secret, "signing-keys"),
@@ -101,9 +109,11 @@ export function createDeps(options: DepsOptions) {
     defaultSmtp: options.defaultSmtp,
     getProjectSmtp: async (projectId) => {
       const project = await projectsRepo.find(projectId);
-      return project && smtpFromEmailConfig(project.config.email_config);
+      return project && smtpFromEmailConfig(projectSecrets.open(project.config).email_config);
     },
   });
+  const webhookBox = createSecretBox(options.secret, "webhooks");
+  const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
   return {
     database,
     db,
@@ -113,7 +123,15 @@ export function createDeps(options: DepsOptions) {
     development: options.development ?? false,
     accessTokenLifetimeMs,
     projectsRepo,
-    projects: createProjectService({ db, repo: projectsRepo, signingKeys, permissions, clock }),
+    projectSecrets,
+    projects: createProjectService({
+      db,
+      repo: projectsRepo,
+      signingKeys,
+      permissions,
+      clock,
+      secrets: projectSecrets,
+    }),
     apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
     signingKeys,
     usersRepo,
@@ -133,6 +151,23 @@ export function createDeps(options: DepsOptions) {
     emails,
     emailVerification,
     emailWorker,
+    defaultSmtp: options.defaultSmtp,
+    webhooks: createWebhookService({
+      db,
+      clock,
+      box: webhookBox,
+      tokenBox: createSecretBox(options.secret, "webhook-tokens"),
+      baseUrl: options.baseUrl,
+      allowPrivateUrls,
+    }),
+    webhookWorker: createWebhookWorker({
+      db,
+      clock,
+      logger,
+      box: webhookBox,
+      allowPrivateUrls,
+      svix: options.svix,
+    }),
     passwordAuth: createPasswordAuth({
       db,
       hasher,

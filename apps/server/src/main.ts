@@ -54,11 +54,14 @@ async function main(): Promise<void> {
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
+    webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
+    svix: config.webhooks.svix,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");
 
   deps.emailWorker.start();
+  deps.webhookWorker.start();
   deps.activity.start();
   logger.info(
     config.smtp
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets would hold it open.
     server.close(async () => {
       await deps.emailWorker.stop();
+      await deps.webhookWorker.stop();
       await deps.activity.stop();
       await database.close();
       releaseLock();

@@ -222,6 +222,68 @@ export function createTeamsRepo(db: Db) {
       if (rows.length > 0) await tx.insert(permissionDefinitions).values(rows).onConflictDoNothing();
     },
 
+    /**
+     * The project's definitions, locked until the transaction ends: definition changes of one project run one at
+     * a time, each seeing the others' result.
+     */
+    lockDefinitions(tx: Db, projectId: string): Promise<DefinitionRow[]> {
+      return tx
+        .select()
+        .from(permissionDefinitions)
+        .where(eq(permissionDefinitions.projectId, projectId))
+        .orderBy(asc(permissionDefinitions.id))
+        .for("update");
+    },
+
+    /** Inserts one definition; false when the id is taken. */
+    async insertDefinition(tx: Db, row: typeof permissionDefinitions.$inferInsert): Promise<boolean> {
+      const inserted = await tx.insert(permissionDefinitions).values(row).onConflictDoNothing().returning();
+      return inserted.length > 0;
+    },
+
+    /** Changes a definition (a new `id` renames it); undefined when there is no such definition. */
+    async updateDefinition(
+      tx: Db,
+      projectId: string,
+      id: string,
+      changes: Partial<Pick<DefinitionRow, "id" | "description" | "containedPermissionIds">>,
+    ): Promise<DefinitionRow | undefined> {
+      const [row] = await tx
+        .update(permissionDefinitions)
+        .set(changes)
+        .where(and(eq(permissionDefinitions.projectId, projectId), eq(permissionDefinitions.id, id)))
+        .returning();
+      return row;
+    },
+
+    async deleteDefinition(tx: Db, projectId: string, id: string): Promise<void> {
+      await tx
+        .delete(permissionDefinitions)
+        .where(and(eq(permissionDefinitions.projectId, projectId), eq(permissionDefinitions.id, id)));
+    },
+
+    /** Moves every direct grant of a permission to another id (a definition's rename). */
+    async renameGrants(tx: Db, projectId: string, from: string, to: string): Promise<void> {
+      await tx
+        .update(teamPermissionGrants)
+        .set({ permissionId: to })
+        .where(
+          and(eq(teamPermissionGrants.projectId, projectId), eq(teamPermissionGrants.permissionId, from)),
+        );
+    },
+
+    /** Deletes every direct grant of a permission (a definition's deletion; no events). */
+    async deleteGrantsOf(tx: Db, projectId: string, permissionId: string): Promise<void> {
+      await tx
+        .delete(teamPermissionGrants)
+        .where(
+          and(
+            eq(teamPermissionGrants.projectId, projectId),
+            eq(teamPermissionGrants.permissionId, permissionId),
+          ),
+        );
+    },
+
     /** Which of these permission ids the project defines (for grants: unknown ids are refused or skipped). */
     async existingDefinitionIds(executor: Db, projectId: string, ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];

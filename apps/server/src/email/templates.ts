@@ -1,15 +1,10 @@
 // Transactional e-mail templates (WIRE.md §5.2): the five types with their variables and default subjects, the
 // default HTML contents, and rendering with the `{{ name }}` placeholder syntax plus the plain-text part.
 
-export const EMAIL_TEMPLATE_TYPES = [
-  "email_verification",
-  "password_reset",
-  "magic_link",
-  "team_invitation",
-  "sign_in_invitation",
-] as const;
+import { EMAIL_TEMPLATE_TYPES, type EmailTemplateType, LINE_BREAK } from "@gatehouse/contract";
 
-export type EmailTemplateType = (typeof EMAIL_TEMPLATE_TYPES)[number];
+// The types are wire data, so the contract holds them; they are re-exported for the server's e-mail code.
+export { EMAIL_TEMPLATE_TYPES, type EmailTemplateType };
 
 export type EmailTemplate = { subject: string; content: string };
 
@@ -118,7 +113,7 @@ export type TemplateVariables = Record<string, string | null | undefined>;
 // Only spaces around the name, and a name that starts with a letter: anything else stays literal text (§5.2).
 const PLACEHOLDER = /\{\{ *([A-Za-z][A-Za-z0-9]*) *\}\}/g;
 // Line breaks in a subject value would end the header line; removing them keeps one value from adding headers.
-const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\v\f]/g;
+const LINE_BREAKS = new RegExp(LINE_BREAK, "g");
 
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -130,6 +125,20 @@ const HTML_ESCAPES: Record<string, string> = {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** The first placeholder, subject before content, that names a variable the type does not have. */
+export function unknownTemplateVariable(
+  type: EmailTemplateType,
+  template: Partial<EmailTemplate>,
+): string | undefined {
+  const known = EMAIL_TEMPLATE_VARIABLES[type];
+  for (const text of [template.subject, template.content]) {
+    for (const [, name] of (text ?? "").matchAll(PLACEHOLDER)) {
+      if (name !== undefined && !known.includes(name)) return name;
+    }
+  }
+  return undefined;
 }
 
 function substitute(text: string, variables: TemplateVariables, encode: (value: string) => string): string {

@@ -1,12 +1,52 @@
-// Transactional e-mails: a template rendered with the project's variables and queued in the outbox inside the
-// caller's transaction, so the e-mail exists exactly when the change that causes it does.
+// Transactional e-mails: the project's template (its edited one, else the default) rendered with the project's
+// variables and queued in the outbox inside the caller's transaction, so the e-mail exists exactly when the change
+// that causes it does.
 import type { Db } from "../db/client.ts";
+import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
-import { DEFAULT_EMAIL_TEMPLATES, type EmailTemplateType, renderTemplate } from "../email/templates.ts";
+import {
+  DEFAULT_EMAIL_TEMPLATES,
+  type EmailTemplate,
+  type EmailTemplateType,
+  renderTemplate,
+} from "../email/templates.ts";
 import type { Project } from "./projects.ts";
 
+export type ProjectEmailTemplate = EmailTemplate & { isDefault: boolean };
+
 export function createEmailService(deps: { outbox: EmailOutbox }) {
+  const templates = createEmailTemplatesRepo();
+
+  /** The template the project sends for this type: its edited one, or the default (one query). */
+  async function template(
+    executor: Db,
+    projectId: string,
+    type: EmailTemplateType,
+  ): Promise<ProjectEmailTemplate> {
+    const edited = await templates.find(executor, projectId, type);
+    return edited
+      ? { subject: edited.subject, content: edited.content, isDefault: false }
+      : { ...DEFAULT_EMAIL_TEMPLATES[type], isDefault: true };
+  }
+
+  /** Renders a template with the variables every type has plus the e-mail's own. */
+  function render(
+    template: EmailTemplate,
+    project: Project,
+    userDisplayName: string | null | undefined,
+    variables: Record<string, string>,
+  ) {
+    return renderTemplate(template, {
+      projectDisplayName: project.displayName,
+      userDisplayName: userDisplayName ?? "",
+      ...variables,
+    });
+  }
+
   return {
+    template,
+    render,
+
     async queue(
       tx: Db,
       project: Project,
@@ -17,11 +57,12 @@ export function createEmailService(deps: { outbox: EmailOutbox }) {
         variables: Record<string, string>;
       },
     ): Promise<void> {
-      const rendered = renderTemplate(DEFAULT_EMAIL_TEMPLATES[email.type], {
-        projectDisplayName: project.displayName,
-        userDisplayName: email.userDisplayName ?? "",
-        ...email.variables,
-      });
+      const rendered = render(
+        await template(tx, project.id, email.type),
+        project,
+        email.userDisplayName,
+        email.variables,
+      );
       await deps.outbox.enqueue(tx, {
         projectId: project.id,
         to: email.to,

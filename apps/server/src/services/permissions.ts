@@ -14,7 +14,9 @@ export const SYSTEM_PERMISSIONS = {
 } as const;
 
 export type SystemPermissionId = keyof typeof SYSTEM_PERMISSIONS;
-export const isSystemPermission = (id: string): id is SystemPermissionId => id in SYSTEM_PERMISSIONS;
+/** Own keys only: `constructor` or `__proto__` are valid custom ids, not system permissions. */
+export const isSystemPermission = (id: string): id is SystemPermissionId =>
+  Object.hasOwn(SYSTEM_PERMISSIONS, id);
 
 export type PermissionDefinition = { id: string; description?: string; contained_permission_ids: string[] };
 
@@ -31,6 +33,13 @@ export const DEFAULT_PERMISSION_DEFINITIONS: PermissionDefinition[] = [
     contained_permission_ids: Object.keys(SYSTEM_PERMISSIONS),
   },
 ];
+
+/** A stored definition as the wire shows it: `description` omitted when there is none. */
+export const toWireDefinition = (row: DefinitionRow): PermissionDefinition => ({
+  id: row.id,
+  ...(row.description === null ? {} : { description: row.description }),
+  contained_permission_ids: row.containedPermissionIds,
+});
 
 /** Project definitions by id, for expansion. */
 export type DefinitionMap = ReadonlyMap<string, readonly string[]>;
@@ -89,11 +98,7 @@ export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
         description,
         contained_permission_ids: [],
       }));
-      const custom = (await teamsRepo.listDefinitions(projectId)).map((d) => ({
-        id: d.id,
-        ...(d.description === null ? {} : { description: d.description }),
-        contained_permission_ids: d.containedPermissionIds,
-      }));
+      const custom = (await teamsRepo.listDefinitions(projectId)).map(toWireDefinition);
       return [...system, ...custom].sort((a, b) => byCodeUnits(a.id, b.id));
     },
 

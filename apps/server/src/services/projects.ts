@@ -1,10 +1,26 @@
-// Projects: creation with their defaults and first signing keys, reading, and the views callers see.
+// Projects: creation with their defaults, signing keys and permission definitions; settings changes checked against
+// WIRE.md §4.13 and §7; deletion; the projects a dashboard user owns; the admin view. OAuth client secrets and the
+// SMTP password are stored sealed with the server secret and opened only where they are used.
 import { randomUUID } from "node:crypto";
-import { DEFAULT_PROJECT_CONFIG, type ProjectClientView, type ProjectConfig } from "@gatehouse/contract";
+import {
+  DEFAULT_PROJECT_CONFIG,
+  type ProjectAdminView,
+  type ProjectConfig,
+  type ProjectConfigUpdate,
+} from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
+import { createSecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectRow, ProjectsRepo } from "../db/projects-repo.ts";
+import { TextError } from "../text-error.ts";
 import type { PermissionDefinition, PermissionService } from "./permissions.ts";
+import {
+  assertKnownReferences,
+  mergeConfig,
+  productionModeErrors,
+  projectAdminView,
+} from "./project-settings.ts";
+import { INTERNAL_PROJECT_ID } from "./seed.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
 
 export type Project = ProjectRow;
@@ -17,59 +33,142 @@ export type NewProject = {
   config?: Partial<ProjectConfig>;
 };
 
+/** A change of settings (`PATCH /projects/current`); fields left undefined keep their values. */
+export type ProjectSettings = {
+  displayName?: string;
+  description?: string | null;
+  isProductionMode?: boolean;
+  config?: ProjectConfigUpdate;
+};
+
+/**
+ * Seals and opens the secrets inside a project configuration: every OAuth `client_secret` and the standard SMTP
+ * `password`. What is stored is always sealed; code that sends mail or talks to a provider opens the config first.
+ */
+export type ProjectSecrets = {
+  seal(config: ProjectConfig): ProjectConfig;
+  open(config: ProjectConfig): ProjectConfig;
+};
+
+function mapSecrets(config: ProjectConfig, f: (value: string) => string): ProjectConfig {
+  const email = config.email_config;
+  return {
+    ...config,
+    oauth_providers: config.oauth_providers.map((p) =>
+      p.client_secret === undefined ? p : { ...p, client_secret: f(p.client_secret) },
+    ),
+    email_config: email.type === "standard" ? { ...email, password: f(email.password) } : email,
+  };
+}
+
+/** deps.ts builds this once from the server secret and hands it to the project service and the e-mail worker. */
+export function createProjectSecrets(serverSecret: string): ProjectSecrets {
+  const box = createSecretBox(serverSecret, "project-config");
+  return {
+    seal: (config) => mapSecrets(config, box.seal),
+    open: (config) => mapSecrets(config, box.open),
+  };
+}
+
 export function createProjectService(deps: {
   db: Db;
   repo: ProjectsRepo;
   signingKeys: SigningKeyService;
   permissions: PermissionService;
   clock: Clock;
+  secrets: ProjectSecrets;
 }) {
+  const { repo } = deps;
+  const { secrets } = deps;
+
+  /** The project, its signing keys and its permission definitions (the defaults unless given). */
+  async function insert(tx: Db, input: NewProject, definitions?: PermissionDefinition[]): Promise<Project> {
+    const project = await repo.insert(tx, {
+      id: input.id ?? randomUUID(),
+      displayName: input.displayName,
+      description: input.description ?? null,
+      createdAt: deps.clock.now(),
+      isProductionMode: input.isProductionMode ?? false,
+      config: secrets.seal({ ...DEFAULT_PROJECT_CONFIG, ...input.config }),
+    });
+    await deps.signingKeys.createInitialKeys(tx, project.id);
+    await deps.permissions.createDefaults(tx, project.id, definitions, project.createdAt);
+    return project;
+  }
+
+  /**
+   * Checks a change against the rules the schema cannot know (provider ids, permission ids, and the production
+   * rules on the result: 400 text, one violated rule per line) and stores it.
+   */
+  async function applySettings(tx: Db, project: Project, settings: ProjectSettings): Promise<Project> {
+    if (settings.config) {
+      const defined = await deps.permissions.definitionMap(project.id, tx);
+      assertKnownReferences(settings.config, new Set(defined.keys()));
+    }
+    const config = mergeConfig(secrets.open(project.config), settings.config);
+    const isProductionMode = settings.isProductionMode ?? project.isProductionMode;
+    const violations = isProductionMode ? productionModeErrors(config) : [];
+    if (violations.length > 0) throw new TextError(400, violations.join("\n"));
+    return repo.update(tx, project.id, {
+      displayName: settings.displayName,
+      description: settings.description,
+      isProductionMode,
+      config: secrets.seal(config),
+    });
+  }
+
+  async function adminViews(projects: Project[]): Promise<ProjectAdminView[]> {
+    const counts = await repo.countUsers(projects.map((p) => p.id));
+    return projects.map((p) => projectAdminView(p, secrets.open(p.config), counts.get(p.id) ?? 0));
+  }
+
   return {
-    find: (id: string) => deps.repo.find(id),
+    find: (id: string) => repo.find(id),
+
+    /** Inserts the project with the default configuration, its signing keys and definitions, all or nothing. */
+    create(input: NewProject, definitions?: PermissionDefinition[]): Promise<Project> {
+      return inTransaction(deps.db, (tx) => insert(tx, input, definitions));
+    },
 
     /**
-     * Inserts the project with the default configuration, its signing keys and its permission definitions (the
-     * defaults unless given), all or nothing.
+     * A project created from the dashboard (`POST /internal/projects`): defaults, keys and definitions, owned by
+     * `ownerTeamId`, then the settings of the request, checked as a change would be. All or nothing.
      */
-    create(input: NewProject, definitions?: PermissionDefinition[]): Promise<Project> {
+    createOwned(ownerTeamId: string, settings: ProjectSettings & { displayName: string }): Promise<Project> {
       return inTransaction(deps.db, async (tx) => {
-        const project = await deps.repo.insert(tx, {
-          id: input.id ?? randomUUID(),
-          displayName: input.displayName,
-          description: input.description ?? null,
-          createdAt: deps.clock.now(),
-          isProductionMode: input.isProductionMode ?? false,
-          config: { ...DEFAULT_PROJECT_CONFIG, ...input.config },
-        });
-        await deps.signingKeys.createInitialKeys(tx, project.id);
-        await deps.permissions.createDefaults(tx, project.id, definitions, project.createdAt);
-        return project;
+        const project = await insert(tx, { displayName: settings.displayName });
+        await repo.setOwnerTeam(tx, project.id, ownerTeamId);
+        return applySettings(tx, { ...project, ownerTeamId }, settings);
       });
+    },
+
+    /** Changes the project's settings; the row stays locked meanwhile, so concurrent changes do not lose keys. */
+    update(projectId: string, settings: ProjectSettings): Promise<Project> {
+      return inTransaction(deps.db, async (tx) => {
+        const project = await repo.lock(tx, projectId);
+        if (!project) throw new Error(`Project ${projectId} vanished before its update`);
+        return applySettings(tx, project, settings);
+      });
+    },
+
+    /** Deletes the project and, through the cascades, everything it owns. The internal project stays. */
+    async delete(projectId: string): Promise<void> {
+      if (projectId === INTERNAL_PROJECT_ID)
+        throw new TextError(400, "The internal project cannot be deleted.");
+      await repo.delete(projectId);
+    },
+
+    /** The projects owned by the teams the user belongs to, as admin views. */
+    async listOwnedBy(userId: string): Promise<ProjectAdminView[]> {
+      return adminViews(await repo.listOwnedBy(userId));
+    },
+
+    async adminView(project: Project): Promise<ProjectAdminView> {
+      const [view] = await adminViews([project]);
+      if (!view) throw new Error("No admin view for a project");
+      return view;
     },
   };
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;
-
-/** The client view (WIRE.md §4.13): only what sign-in screens need. Disabled providers are not revealed. */
-export function projectClientView(project: Project): ProjectClientView {
-  const c = project.config;
-  const enabled = c.oauth_providers.filter((p) => p.enabled).map((p) => ({ id: p.id }));
-  return {
-    id: project.id,
-    display_name: project.displayName,
-    config: {
-      sign_up_enabled: c.sign_up_enabled,
-      credential_enabled: c.credential_enabled,
-      magic_link_enabled: c.magic_link_enabled,
-      passkey_enabled: c.passkey_enabled,
-      client_team_creation_enabled: c.client_team_creation_enabled,
-      client_user_deletion_enabled: c.client_user_deletion_enabled,
-      allow_user_api_keys: false,
-      allow_team_api_keys: false,
-      oauth_providers: enabled,
-      enabled_oauth_providers: enabled,
-      domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
-    },
-  };
-}

@@ -8,7 +8,7 @@ import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
-import type { PermissionDefinition, PermissionService } from "./permissions.ts";
+import type { PermissionDefinition } from "./permissions.ts";
 import type { Project, ProjectService } from "./projects.ts";
 import type { TeamService } from "./teams.ts";
 import type { UserService } from "./users.ts";
@@ -38,7 +38,6 @@ function settingsFromEnvironment(seed: SeedSettings): Partial<ProjectConfig> {
 export async function seedInternalProject(deps: {
   db: Db;
   projects: ProjectService;
-  permissions: PermissionService;
   teams: TeamService;
   users: UserService;
   usersRepo: UsersRepo;
@@ -75,8 +74,6 @@ export async function seedInternalProject(deps: {
     if (existing && Object.keys(fromEnv).length > 0) {
       await deps.projectsRepo.updateConfig(tx, INTERNAL_PROJECT_ID, { ...existing.config, ...fromEnv });
     }
-    // Data directories from before team permissions get the definitions; existing ones are left as edited.
-    await deps.permissions.createDefaults(tx, INTERNAL_PROJECT_ID, INTERNAL_PERMISSION_DEFINITIONS);
     const project = await deps.projectsRepo.find(INTERNAL_PROJECT_ID, tx);
     if (!project) throw new Error("The internal project vanished while seeding");
     const ownerTeamId = project.ownerTeamId ?? (await createOwnerTeam(deps, tx, project));

@@ -16,14 +16,22 @@ export const TEST_BASE_URL = "http://localhost:8102";
 
 export type ProjectKeys = { projectId: string; pck: string; ssk: string; sak: string };
 
+/** The server secret of test servers (tests that build their own sealing boxes need it). */
+export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
 export async function createTestServer(
-  options: { logger?: Logger; development?: boolean; rateLimits?: RateLimitSettings } = {},
+  options: {
+    logger?: Logger;
+    development?: boolean;
+    rateLimits?: RateLimitSettings;
+    webhookAllowPrivateUrls?: boolean;
+  } = {},
 ) {
   const database = await openTestDatabase();
   const clock = createFixedClock(new Date());
   const deps = createDeps({
     database,
-    secret: "test-secret-0123456789abcdef0123456789abcdef",
+    secret: TEST_SECRET,
     baseUrl: TEST_BASE_URL,
     development: options.development ?? false,
     clock,
@@ -31,6 +39,8 @@ export async function createTestServer(
     // Limits stay on in tests (each suite proves its bucket fires); requests name their IP in X-Forwarded-For.
     rateLimits: options.rateLimits ?? { enabled: true },
     trustProxy: true,
+    // Webhook receivers in tests listen on 127.0.0.1.
+    webhookAllowPrivateUrls: options.webhookAllowPrivateUrls ?? true,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

@@ -1,25 +1,12 @@
 // Webhook events (WIRE.md §4.16): each change records its event in the outbox inside the change's own transaction,
-// so an event exists exactly when its change landed. Delivery reads the outbox.
+// so an event exists exactly when its change landed. Delivery (worker.ts) reads the outbox.
 import { randomUUID } from "node:crypto";
+// The event types are part of the wire (endpoint filters name them), so the contract owns their list.
+import type { WebhookEventType } from "@gatehouse/contract";
 import { asc, eq } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { webhookEvents } from "../db/schema.ts";
-
-export const WEBHOOK_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export type WebhookEvent = { type: WebhookEventType; data: Record<string, unknown> };
 

@@ -1,4 +1,84 @@
-// Routes of WIRE.md (filled in by the project-administration issue).
-import type { RouteDefinition } from "../route.ts";
+// Team permission definition routes (WIRE.md §4.12 definition rows, §6): admin callers list the system and custom
+// definitions of their project and create, change, rename and delete the custom ones.
+import { z } from "zod";
+import { defineRoute, type RouteDefinition } from "../route.ts";
+import { listOf, successSchema } from "../schemas/common.ts";
+import { permissionDefinitionSchema, permissionIdSchema } from "../schemas/teams.ts";
 
-export const permissionDefinitionRoutes = [] as const satisfies readonly RouteDefinition[];
+const ADMIN_ACCESS = ["admin"] as const;
+
+/**
+ * A definition id in a body: a custom id, or a system (`$…`) id, which passes validation so that the server can
+ * refuse it with WIRE.md's text `System permissions cannot be modified.`
+ */
+const definitionIdSchema = z
+  .string()
+  .max(256)
+  .refine((id) => id.startsWith("$") || permissionIdSchema.safeParse(id).success, "must match ^[a-z0-9_:]+$");
+
+/** Any permission id, system or custom; an unknown one is a CONTAINED_PERMISSION_NOT_FOUND, not a schema error. */
+const containedIdsSchema = z.array(z.string().min(1).max(256));
+
+const definitionCreateSchema = z.strictObject({
+  id: definitionIdSchema,
+  description: z.string().optional(),
+  contained_permission_ids: containedIdsSchema.optional(),
+});
+
+const definitionUpdateSchema = z
+  .strictObject({
+    id: definitionIdSchema.optional(),
+    description: z.string().optional(),
+    contained_permission_ids: containedIdsSchema.optional(),
+  })
+  .default({});
+
+const definitionParams = z.strictObject({ permission_id: z.string().min(1).max(256) });
+
+export const listPermissionDefinitionsRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/team-permission-definitions",
+  access: ADMIN_ACCESS,
+  summary: "Lists the project's team permission definitions, system ones included, sorted by id",
+  tag: "Team permission definitions",
+  response: { status: 200, kind: "json", schema: listOf(permissionDefinitionSchema) },
+});
+
+export const createPermissionDefinitionRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/team-permission-definitions",
+  access: ADMIN_ACCESS,
+  summary: "Creates a custom team permission definition",
+  tag: "Team permission definitions",
+  body: definitionCreateSchema,
+  response: { status: 201, kind: "json", schema: permissionDefinitionSchema },
+});
+
+export const updatePermissionDefinitionRoute = defineRoute({
+  method: "PATCH",
+  path: "/api/v1/team-permission-definitions/{permission_id}",
+  access: ADMIN_ACCESS,
+  summary: "Changes a custom definition; a new `id` renames it everywhere it is used",
+  tag: "Team permission definitions",
+  params: definitionParams,
+  body: definitionUpdateSchema,
+  response: { status: 200, kind: "json", schema: permissionDefinitionSchema },
+});
+
+export const deletePermissionDefinitionRoute = defineRoute({
+  method: "DELETE",
+  path: "/api/v1/team-permission-definitions/{permission_id}",
+  access: ADMIN_ACCESS,
+  summary: "Deletes a custom definition, its direct grants and its place in other definitions",
+  tag: "Team permission definitions",
+  params: definitionParams,
+  response: { status: 200, kind: "json", schema: successSchema },
+});
+
+/** The permission definition routes, in the order the API reference lists them. */
+export const permissionDefinitionRoutes = [
+  listPermissionDefinitionsRoute,
+  createPermissionDefinitionRoute,
+  updatePermissionDefinitionRoute,
+  deletePermissionDefinitionRoute,
+] as const satisfies readonly RouteDefinition[];

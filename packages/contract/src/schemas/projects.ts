@@ -1,4 +1,5 @@
-// Project configuration (WIRE.md §4.13, §7): the stored settings, their defaults, and the client view.
+// Project configuration (WIRE.md §4.13, §7): the stored settings and their defaults, the bodies that change them,
+// and the two views of a project: the client view for sign-in screens, the admin view for dashboards.
 import { z } from "zod";
 
 export const STANDARD_OAUTH_PROVIDER_IDS = [
@@ -18,19 +19,49 @@ export const STANDARD_OAUTH_PROVIDER_IDS = [
 /** Providers that may use the instance's shared credentials. */
 export const SHARED_OAUTH_PROVIDER_IDS = ["google", "github", "microsoft", "spotify"] as const;
 
-export const oauthProviderConfigSchema = z.strictObject({
-  id: z.string(),
+const configText = z.string().min(1).max(2048);
+
+const oauthProviderFields = {
+  id: z.string().min(1).max(64),
   type: z.enum(["shared", "standard"]),
   enabled: z.boolean(),
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  facebook_config_id: z.string().optional(),
-  microsoft_tenant_id: z.string().optional(),
-});
+  client_id: configText.optional(),
+  client_secret: configText.optional(),
+  facebook_config_id: configText.optional(),
+  microsoft_tenant_id: configText.optional(),
+};
 
+/** A provider entry as stored. The server keeps `client_secret` sealed (services/projects.ts). */
+export const oauthProviderConfigSchema = z.strictObject(oauthProviderFields);
+
+/**
+ * A provider entry as written: `enabled` defaults to true (the Stack SDK does not send it), and a standard provider
+ * needs its own client id and secret. Whether the id names a known provider is checked by the server (known errors).
+ */
+export const oauthProviderWriteSchema = z
+  .strictObject({ ...oauthProviderFields, enabled: z.boolean().default(true) })
+  .superRefine((provider, ctx) => {
+    if (provider.type !== "standard") return;
+    for (const key of ["client_id", "client_secret"] as const) {
+      if (provider[key] === undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: "must be defined for a standard provider" });
+      }
+    }
+  });
+
+/** `http(s)://host[:port]`: a host name or bracketed IPv6 address, and nothing after the port. */
+const ORIGIN = /^https?:\/\/([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** A trusted domain is an origin: no path, query, fragment, user info or wildcard (WIRE.md §7). */
 export const trustedDomainSchema = z.strictObject({
-  domain: z.string(),
-  handler_path: z.string().startsWith("/").default("/handler"),
+  domain: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine(
+      (value) => ORIGIN.test(value),
+      "must be an origin: http(s)://host[:port], without path, query, fragment or wildcard",
+    ),
+  handler_path: z.string().max(2048).startsWith("/").default("/handler"),
 });
 
 export const emailConfigSchema = z.discriminatedUnion("type", [
@@ -46,7 +77,9 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
-const permissionRefSchema = z.strictObject({ id: z.string() });
+const permissionRefSchema = z.strictObject({ id: z.string().min(1).max(256) });
+
+const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "allow_duplicates"]);
 
 /** The writable configuration of a project, as stored. Derived and read-only keys are computed for views. */
 export const projectConfigSchema = z.strictObject({
@@ -63,7 +96,7 @@ export const projectConfigSchema = z.strictObject({
   email_config: emailConfigSchema,
   team_creator_default_permissions: z.array(permissionRefSchema),
   team_member_default_permissions: z.array(permissionRefSchema),
-  oauth_account_merge_strategy: z.enum(["link_method", "raise_error", "allow_duplicates"]),
+  oauth_account_merge_strategy: oauthAccountMergeStrategySchema,
   require_publishable_client_key: z.boolean(),
   refresh_token_rotation: z.boolean(),
 });
@@ -90,7 +123,58 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   refresh_token_rotation: false,
 };
 
+/**
+ * A change of configuration: any writable key; keys not sent keep their values, lists are replaced whole. Read-only
+ * keys (`id`, `allow_user_api_keys`, `enabled_oauth_providers`, …) are unknown here, so sending one is a SCHEMA_ERROR.
+ */
+export const projectConfigUpdateSchema = z.strictObject({
+  sign_up_enabled: z.boolean().optional(),
+  credential_enabled: z.boolean().optional(),
+  magic_link_enabled: z.boolean().optional(),
+  passkey_enabled: z.boolean().optional(),
+  client_team_creation_enabled: z.boolean().optional(),
+  client_user_deletion_enabled: z.boolean().optional(),
+  allow_localhost: z.boolean().optional(),
+  create_team_on_sign_up: z.boolean().optional(),
+  domains: z.array(trustedDomainSchema).max(100).optional(),
+  oauth_providers: z
+    .array(oauthProviderWriteSchema)
+    .refine((list) => new Set(list.map((p) => p.id)).size === list.length, "must not name a provider twice")
+    .optional(),
+  email_config: emailConfigSchema.optional(),
+  team_creator_default_permissions: z.array(permissionRefSchema).max(100).optional(),
+  team_member_default_permissions: z.array(permissionRefSchema).max(100).optional(),
+  oauth_account_merge_strategy: oauthAccountMergeStrategySchema.optional(),
+  require_publishable_client_key: z.boolean().optional(),
+  refresh_token_rotation: z.boolean().optional(),
+});
+
+export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
+
+const projectDisplayNameSchema = z.string().min(1).max(256);
+
+const projectSettingsFields = {
+  description: z.string().max(4096).nullable().optional(),
+  is_production_mode: z.boolean().optional(),
+  config: projectConfigUpdateSchema.optional(),
+};
+
+/** `PATCH /projects/current`: every field optional; an empty body changes nothing. */
+export const projectUpdateBodySchema = z
+  .strictObject({ display_name: projectDisplayNameSchema.optional(), ...projectSettingsFields })
+  .default({});
+
+/** `POST /internal/projects`: the same settings, plus the name and the internal-project team that will own it. */
+export const projectCreateBodySchema = z.strictObject({
+  display_name: projectDisplayNameSchema,
+  owner_team_id: z.uuid(),
+  ...projectSettingsFields,
+});
+
+export type ProjectUpdateBody = z.output<typeof projectUpdateBodySchema>;
+
 const idRef = z.object({ id: z.string() });
+const domainView = z.object({ domain: z.string(), handler_path: z.string() });
 
 /** What client and server callers see of a project; UI components read it to choose sign-in methods. */
 export const projectClientViewSchema = z
@@ -108,9 +192,67 @@ export const projectClientViewSchema = z
       allow_team_api_keys: z.boolean(),
       oauth_providers: z.array(idRef),
       enabled_oauth_providers: z.array(idRef),
-      domains: z.array(z.object({ domain: z.string(), handler_path: z.string() })),
+      domains: z.array(domainView),
     }),
   })
   .meta({ id: "ProjectClientView" });
 
 export type ProjectClientView = z.output<typeof projectClientViewSchema>;
+
+/**
+ * What admin callers see: every setting, secrets in clear (the admin SDK reads them back), the read-only keys, and
+ * **[GO]** `production_mode_errors`, the §7 messages the project would fail with in production mode, so a dashboard
+ * can show them before the switch.
+ */
+export const projectAdminViewSchema = z
+  .object({
+    id: z.string(),
+    display_name: z.string(),
+    description: z.string().nullable(),
+    created_at_millis: z.number(),
+    user_count: z.number().int(),
+    is_production_mode: z.boolean(),
+    owner_team_id: z.string().nullable(),
+    config: z.object({
+      id: z.string(),
+      legacy_global_jwt_signing: z.literal(false),
+      sign_up_enabled: z.boolean(),
+      credential_enabled: z.boolean(),
+      magic_link_enabled: z.boolean(),
+      passkey_enabled: z.boolean(),
+      client_team_creation_enabled: z.boolean(),
+      client_user_deletion_enabled: z.boolean(),
+      allow_user_api_keys: z.literal(false),
+      allow_team_api_keys: z.literal(false),
+      allow_localhost: z.boolean(),
+      create_team_on_sign_up: z.boolean(),
+      domains: z.array(domainView),
+      oauth_providers: z.array(
+        z.object({
+          id: z.string(),
+          provider_config_id: z.string(),
+          type: z.enum(["shared", "standard"]),
+          enabled: z.boolean(),
+          client_id: z.string().optional(),
+          client_secret: z.string().optional(),
+          facebook_config_id: z.string().optional(),
+          microsoft_tenant_id: z.string().optional(),
+        }),
+      ),
+      enabled_oauth_providers: z.array(idRef),
+      email_config: emailConfigSchema,
+      team_creator_default_permissions: z.array(idRef),
+      team_member_default_permissions: z.array(idRef),
+      user_default_permissions: z.array(idRef),
+      oauth_account_merge_strategy: oauthAccountMergeStrategySchema,
+      require_publishable_client_key: z.boolean(),
+      refresh_token_rotation: z.boolean(),
+    }),
+    production_mode_errors: z.array(z.string()),
+  })
+  .meta({ id: "ProjectAdminView" });
+
+export type ProjectAdminView = z.output<typeof projectAdminViewSchema>;
+
+/** `GET /projects/current`: the admin view for admin callers, the client view for everyone else. */
+export const projectViewSchema = z.union([projectAdminViewSchema, projectClientViewSchema]);

@@ -76,11 +76,16 @@ CREATE INDEX "webhook_events_project_idx" ON "webhook_events" USING btree ("proj
 ALTER TABLE "users" ADD CONSTRAINT "users_selected_team_id_teams_id_fk" FOREIGN KEY ("selected_team_id") REFERENCES "public"."teams"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "users_project_last_active_idx" ON "users" USING btree ("project_id","last_active_at","id");--> statement-breakpoint
 -- Projects created before team permissions existed get the default definitions of new projects (WIRE.md §6);
--- the internal project gets its own from seeding.
+-- the internal project gets its own (§8), as seeding gives it when it creates the project.
 INSERT INTO "permission_definitions" ("project_id", "id", "description", "contained_permission_ids")
 SELECT "id", 'team_member', 'Default permission for team members', '["$read_members", "$invite_members"]'::jsonb
 FROM "projects" WHERE "id" <> 'internal';--> statement-breakpoint
 INSERT INTO "permission_definitions" ("project_id", "id", "description", "contained_permission_ids")
 SELECT "id", 'team_admin', 'Default permission for team admins',
   '["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"]'::jsonb
-FROM "projects" WHERE "id" <> 'internal';
+FROM "projects" WHERE "id" <> 'internal';--> statement-breakpoint
+INSERT INTO "permission_definitions" ("project_id", "id", "contained_permission_ids")
+SELECT "id", 'team_member', '["$read_members"]'::jsonb FROM "projects" WHERE "id" = 'internal';--> statement-breakpoint
+INSERT INTO "permission_definitions" ("project_id", "id", "contained_permission_ids")
+SELECT "id", 'team_admin', '["$read_members", "$remove_members", "$update_team"]'::jsonb
+FROM "projects" WHERE "id" = 'internal';

@@ -1,0 +1,164 @@
+// Project settings (WIRE.md §4.13, §7): merging a configuration change into the stored configuration, the checks
+// that need more than the body's schema, the production-mode rules, and the two views of a project. Pure functions:
+// services/projects.ts reads and writes the rows (and seals the secrets) around them.
+import {
+  DEFAULT_PROJECT_CONFIG,
+  KnownErrors,
+  type ProjectAdminView,
+  type ProjectClientView,
+  type ProjectConfig,
+  type ProjectConfigUpdate,
+  SHARED_OAUTH_PROVIDER_IDS,
+  STANDARD_OAUTH_PROVIDER_IDS,
+} from "@gatehouse/contract";
+import type { ProjectRow } from "../db/projects-repo.ts";
+import { isSystemPermission } from "./permissions.ts";
+import { isLocalhost } from "./trusted-urls.ts";
+
+/**
+ * The configuration after a change: keys sent replace their values (lists as a whole), the others keep theirs. Keys
+ * missing from an old stored configuration get their defaults.
+ */
+export function mergeConfig(current: ProjectConfig, update: ProjectConfigUpdate = {}): ProjectConfig {
+  const sent = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_PROJECT_CONFIG, ...current, ...sent } as ProjectConfig;
+}
+
+const includes = (ids: readonly string[], id: string) => ids.includes(id);
+
+/**
+ * What the schema cannot know: provider ids and the shared-keys list, and the permission ids of the default lists
+ * (system ids, or `definedIds`: the project's definitions). Only the lists sent are checked, so a default naming a
+ * since-deleted definition does not block unrelated changes.
+ */
+export function assertKnownReferences(update: ProjectConfigUpdate, definedIds: ReadonlySet<string>): void {
+  for (const provider of update.oauth_providers ?? []) {
+    const provider_id = provider.id;
+    if (provider.type === "shared" && !includes(SHARED_OAUTH_PROVIDER_IDS, provider_id)) {
+      throw KnownErrors.INVALID_SHARED_OAUTH_PROVIDER_ID({ provider_id });
+    }
+    if (provider.type === "standard" && !includes(STANDARD_OAUTH_PROVIDER_IDS, provider_id)) {
+      throw KnownErrors.INVALID_STANDARD_OAUTH_PROVIDER_ID({ provider_id });
+    }
+  }
+  const defaults = [
+    ...(update.team_creator_default_permissions ?? []),
+    ...(update.team_member_default_permissions ?? []),
+  ];
+  for (const { id } of defaults) {
+    if (!isSystemPermission(id) && !definedIds.has(id))
+      throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: id });
+  }
+}
+
+const LOCALHOST_NOT_ALLOWED =
+  "Localhost is not allowed in production mode, turn off Allow localhost in project settings";
+
+const isIpAddress = (hostname: string) => /^\d+\.\d+\.\d+\.\d+$/.test(hostname) || hostname.startsWith("[");
+
+/** The domain rules of production mode, in the order of WIRE.md §7, each with the start of its message. */
+const DOMAIN_RULES: { broken: (url: URL) => boolean; message: string }[] = [
+  {
+    broken: (url) => isLocalhost(url.hostname),
+    message: "Localhost domains are not allowed to be trusted in production mode: ",
+  },
+  {
+    broken: (url) => isIpAddress(url.hostname),
+    message: "Direct IPs are not valid for trusted domains in production mode: ",
+  },
+  { broken: (url) => url.protocol === "http:", message: "Trusted domains should be HTTPS: " },
+];
+
+function parseDomain(domain: string): URL | undefined {
+  try {
+    return new URL(domain);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every production-mode rule (WIRE.md §7) the configuration breaks, as its message: `allow_localhost` first, then
+ * each domain rule in the table's order, naming the domains that break it in their list order. Each rule is checked
+ * on its own, so `http://127.0.0.1` breaks three.
+ */
+export function productionModeErrors(config: ProjectConfig): string[] {
+  const errors = config.allow_localhost ? [LOCALHOST_NOT_ALLOWED] : [];
+  const domains = config.domains.flatMap(({ domain }) => {
+    const url = parseDomain(domain);
+    return url ? [{ domain, url }] : [];
+  });
+  for (const rule of DOMAIN_RULES) {
+    for (const { domain, url } of domains) if (rule.broken(url)) errors.push(`${rule.message}${domain}`);
+  }
+  return errors;
+}
+
+/** The client view (WIRE.md §4.13): only what sign-in screens need. Disabled providers are not revealed. */
+export function projectClientView(project: ProjectRow): ProjectClientView {
+  const c = project.config;
+  const enabled = c.oauth_providers.filter((p) => p.enabled).map((p) => ({ id: p.id }));
+  return {
+    id: project.id,
+    display_name: project.displayName,
+    config: {
+      sign_up_enabled: c.sign_up_enabled,
+      credential_enabled: c.credential_enabled,
+      magic_link_enabled: c.magic_link_enabled,
+      passkey_enabled: c.passkey_enabled,
+      client_team_creation_enabled: c.client_team_creation_enabled,
+      client_user_deletion_enabled: c.client_user_deletion_enabled,
+      allow_user_api_keys: false,
+      allow_team_api_keys: false,
+      oauth_providers: enabled,
+      enabled_oauth_providers: enabled,
+      domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
+    },
+  };
+}
+
+/**
+ * The admin view (WIRE.md §4.13): every setting with the read-only keys, and the production-mode problems. `config`
+ * must be the project's configuration with its secrets opened: admins read them back.
+ */
+export function projectAdminView(
+  project: ProjectRow,
+  config: ProjectConfig,
+  userCount: number,
+): ProjectAdminView {
+  const c = mergeConfig(config);
+  return {
+    id: project.id,
+    display_name: project.displayName,
+    description: project.description,
+    created_at_millis: project.createdAt.getTime(),
+    user_count: userCount,
+    is_production_mode: project.isProductionMode,
+    owner_team_id: project.ownerTeamId,
+    config: {
+      id: project.id,
+      legacy_global_jwt_signing: false,
+      sign_up_enabled: c.sign_up_enabled,
+      credential_enabled: c.credential_enabled,
+      magic_link_enabled: c.magic_link_enabled,
+      passkey_enabled: c.passkey_enabled,
+      client_team_creation_enabled: c.client_team_creation_enabled,
+      client_user_deletion_enabled: c.client_user_deletion_enabled,
+      allow_user_api_keys: false,
+      allow_team_api_keys: false,
+      allow_localhost: c.allow_localhost,
+      create_team_on_sign_up: c.create_team_on_sign_up,
+      domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
+      oauth_providers: c.oauth_providers.map((p) => ({ ...p, provider_config_id: p.id })),
+      enabled_oauth_providers: c.oauth_providers.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+      email_config: c.email_config,
+      team_creator_default_permissions: c.team_creator_default_permissions,
+      team_member_default_permissions: c.team_member_default_permissions,
+      user_default_permissions: [],
+      oauth_account_merge_strategy: c.oauth_account_merge_strategy,
+      require_publishable_client_key: c.require_publishable_client_key,
+      refresh_token_rotation: c.refresh_token_rotation,
+    },
+    production_mode_errors: productionModeErrors(c),
+  };
+}
