@@ -3,6 +3,7 @@
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { createPoller } from "../poller.ts";
 import { createMailer, type Mailer, type SmtpSettings } from "./mailer.ts";
 import { createEmailOutbox, type OutboxRow } from "./outbox.ts";
 
@@ -53,10 +54,6 @@ export function createEmailWorker(options: EmailWorkerOptions) {
   const outbox = createEmailOutbox({ db: options.db, clock });
   const mailer = options.mailer ?? createMailer();
 
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  // Runs are chained so a poll and a test's runOnce never claim or settle concurrently in one process.
-  let chain: Promise<void> = Promise.resolve();
   let lastCleanupAt: number | undefined;
 
   async function deliver(row: OutboxRow): Promise<void> {
@@ -122,40 +119,16 @@ export function createEmailWorker(options: EmailWorkerOptions) {
     }
   }
 
-  /** Delivers everything due now (tests call this instead of waiting for the poll). */
-  function runOnce(): Promise<void> {
-    const run = chain.then(drain);
-    chain = run.catch(() => {});
-    return run;
-  }
-
-  function schedule(delay: number) {
-    timer = setTimeout(async () => {
-      try {
-        await runOnce();
-      } catch (err) {
-        logger.error("e-mail worker run failed", { error: err instanceof Error ? err.message : String(err) });
-      }
-      if (running) schedule(pollMs);
-    }, delay);
-    // The poll alone must not keep the process alive; the HTTP server does that.
-    timer.unref();
-  }
-
+  const poller = createPoller({ name: "e-mail worker", pollMs, logger, drain });
   return {
-    start(): void {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
-    /** Stops polling, waits for the batch in flight, and closes the SMTP connections. */
+    start: poller.start,
+    /** Stops polling and waits for the batch in flight, then closes the SMTP connections. */
     async stop(): Promise<void> {
-      running = false;
-      clearTimeout(timer);
-      await chain;
+      await poller.stop();
       mailer.close();
     },
-    runOnce,
+    /** Runs one batch now (tests call this instead of waiting for the poll). */
+    runOnce: poller.runOnce,
   };
 }
 

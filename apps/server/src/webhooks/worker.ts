@@ -14,6 +14,7 @@ import {
   type NewDeliveryRow,
 } from "../db/webhooks-repo.ts";
 import type { Logger } from "../logger.ts";
+import { createPoller } from "../poller.ts";
 import { attemptRow, createWebhookSender, SEND_TIMEOUT_MS } from "./sender.ts";
 import { generateMessageId } from "./signing.ts";
 import { forwardToSvix, type SvixSettings } from "./svix.ts";
@@ -68,10 +69,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const repo = createWebhooksRepo(db);
   const sender = createWebhookSender(options);
 
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  // Runs are chained so a poll and a test's runOnce never claim or settle concurrently in one process.
-  let chain: Promise<void> = Promise.resolve();
   let lastPurgeAt: number | undefined;
 
   /**
@@ -191,41 +188,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     }
   }
 
-  /** Dispatches and delivers everything due now (tests call this instead of waiting for the poll). */
-  function runOnce(): Promise<void> {
-    const run = chain.then(drain);
-    chain = run.catch(() => {});
-    return run;
-  }
-
-  function schedule(delay: number) {
-    timer = setTimeout(async () => {
-      try {
-        await runOnce();
-      } catch (err) {
-        logger.error("webhook worker run failed", {
-          error: err instanceof Error ? err.message : String(err),
-        });
-      }
-      if (running) schedule(pollMs);
-    }, delay);
-    // The poll alone must not keep the process alive; the HTTP server does that.
-    timer.unref();
-  }
-
+  const poller = createPoller({ name: "webhook worker", pollMs, logger, drain });
   return {
-    start(): void {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
+    start: poller.start,
     /** Stops polling and waits for the batch in flight. */
     async stop(): Promise<void> {
-      running = false;
-      clearTimeout(timer);
-      await chain;
+      await poller.stop();
     },
-    runOnce,
+    /** Runs one batch now (tests call this instead of waiting for the poll). */
+    runOnce: poller.runOnce,
   };
 }
 

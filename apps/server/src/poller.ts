@@ -1,0 +1,51 @@
+// The loop behind the background workers (e-mail outbox, webhook deliveries): run a batch, wait, run again, until
+// stopped. Runs are chained, so a poll and a test's `runOnce` never claim or settle rows concurrently in one process.
+import type { Logger } from "./logger.ts";
+
+export function createPoller(options: {
+  name: string;
+  pollMs: number;
+  logger: Logger;
+  drain: () => Promise<void>;
+}) {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let chain: Promise<void> = Promise.resolve();
+
+  /** One batch, after any batch in flight; rejects with the batch's error. */
+  function runOnce(): Promise<void> {
+    const run = chain.then(options.drain);
+    chain = run.catch(() => {});
+    return run;
+  }
+
+  function schedule(delay: number) {
+    timer = setTimeout(async () => {
+      try {
+        await runOnce();
+      } catch (err) {
+        options.logger.error(`${options.name} run failed`, {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+      if (running) schedule(options.pollMs);
+    }, delay);
+    // The poll alone must not keep the process alive; the HTTP server does that.
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start(): void {
+      if (running) return;
+      running = true;
+      schedule(0);
+    },
+    /** Stops polling and waits for the batch in flight. */
+    async stop(): Promise<void> {
+      running = false;
+      clearTimeout(timer);
+      await chain;
+    },
+  };
+}
