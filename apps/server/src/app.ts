@@ -14,6 +14,7 @@ import { registerCodeRoutes } from "./routes/codes.ts";
 import { registerContactChannelRoutes } from "./routes/contact-channels.ts";
 import { registerEmailTemplateRoutes } from "./routes/email-templates.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
+import { registerMfaRoutes } from "./routes/mfa.ts";
 import { registerPermissionDefinitionRoutes } from "./routes/permission-definitions.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
@@ -93,6 +94,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerProjectRoutes(app, deps);
   registerTokenRoutes(app, deps);
   registerAuthRoutes(app, deps);
+  registerMfaRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerCodeRoutes(app, deps);

@@ -20,6 +20,7 @@ import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
+import { createMfaService } from "./services/mfa.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
@@ -102,6 +103,8 @@ export function createDeps(options: DepsOptions) {
   const outbox = createEmailOutbox({ db, clock });
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
+  const totpBox = createSecretBox(options.secret, "totp");
+  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox });
   const emailWorker = createEmailWorker({
     db,
     clock,
@@ -174,6 +177,7 @@ export function createDeps(options: DepsOptions) {
       users,
       usersRepo,
       sessions,
+      mfa,
       codes,
       emails,
       emailVerification,
@@ -186,9 +190,10 @@ export function createDeps(options: DepsOptions) {
       teamsRepo,
       hasher,
       clock,
-      totpBox: createSecretBox(options.secret, "totp"),
+      totpBox,
     }),
-    otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, sessions, rateLimits }),
+    otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
+    mfa,
   };
 }
 

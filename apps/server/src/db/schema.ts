@@ -103,6 +103,8 @@ export const users = pgTable(
     otpAuthEnabled: boolean("otp_auth_enabled").notNull().default(false),
     /** The TOTP secret sealed with the server secret. */
     sealedTotpSecret: text("sealed_totp_secret"),
+    /** The last TOTP time step that signed this user in: each TOTP value is accepted once (WIRE.md §4.3 [GF]). */
+    totpLastUsedStep: bigint("totp_last_used_step", { mode: "number" }),
     isAnonymous: boolean("is_anonymous").notNull().default(false),
     restrictedByAdmin: boolean("restricted_by_admin").notNull().default(false),
     restrictedByAdminReason: text("restricted_by_admin_reason"),
@@ -146,6 +148,26 @@ export const oauthAccounts = pgTable(
     uniqueIndex("oauth_accounts_provider_account_idx").on(t.projectId, t.providerId, t.accountId),
     index("oauth_accounts_user_idx").on(t.userId),
   ],
+);
+
+/**
+ * Single-use recovery codes of a user's TOTP second factor [GO], stored as SHA-256 hashes. They belong to the secret
+ * they were made for (`totp_secret_hash`, the hash of the sealed secret): replacing or removing the secret voids them.
+ */
+export const mfaRecoveryCodes = pgTable(
+  "mfa_recovery_codes",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    totpSecretHash: text("totp_secret_hash").notNull(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("mfa_recovery_codes_user_idx").on(t.userId)],
 );
 
 export const teams = pgTable(

@@ -780,6 +780,13 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     providerId: "github",
     accountId: "gh-1",
   });
+  await db.insert(schema.mfaRecoveryCodes).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    userId: user.id,
+    totpSecretHash: "secret-hash",
+    codeHash: "code-hash",
+  });
   await db.insert(schema.emailTemplates).values({
     projectId: keys.projectId,
     type: "password_reset",

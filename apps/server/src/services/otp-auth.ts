@@ -1,13 +1,14 @@
 // One-time-code and magic-link sign-in (WIRE.md §4.2): one e-mailed code works both as a link and as the six
-// characters a user types, and signs in an existing user or creates one with a verified e-mail.
+// characters a user types, and signs in an existing user or creates one with a verified e-mail. The session opens
+// through the MFA gate (services/mfa.ts): a TOTP user gets an attempt code instead, and the one-time code is used up.
 import { KnownErrors } from "@gatehouse/contract";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { EmailService } from "./emails.ts";
+import type { MfaService } from "./mfa.ts";
 import type { Project } from "./projects.ts";
 import type { RateLimiter } from "./rate-limits.ts";
-import type { SessionService } from "./sessions.ts";
 import { assertTrustedUrl } from "./trusted-urls.ts";
 import type { UserService } from "./users.ts";
 import { otpOf, type VerificationCodeService } from "./verification-codes.ts";
@@ -23,7 +24,7 @@ export function createOtpAuth(deps: {
   emails: EmailService;
   users: UserService;
   usersRepo: UsersRepo;
-  sessions: SessionService;
+  mfa: MfaService;
   rateLimits: RateLimiter;
 }) {
   return {
@@ -74,7 +75,7 @@ export function createOtpAuth(deps: {
             // Receiving the code proves the address.
             await deps.usersRepo.markChannelVerified(tx, found.channel.id);
             const user = await deps.usersRepo.find(project.id, found.user.id, tx);
-            return { isNewUser: false, ...(await deps.sessions.open(tx, user ?? found.user)) };
+            return deps.mfa.open(tx, user ?? found.user, { isNewUser: false });
           }
           if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
           const primary = { value: email, verified: true, usedForAuth: true };
@@ -87,15 +88,16 @@ export function createOtpAuth(deps: {
           }
           const user = await deps.usersRepo.find(project.id, userId, tx);
           if (!user) throw new Error("New user vanished inside its own transaction");
-          return { isNewUser: true, ...(await deps.sessions.open(tx, user)) };
+          // An upgraded anonymous user may have set a TOTP secret already.
+          return deps.mfa.open(tx, user, { isNewUser: true });
         },
       );
-      const issued = await deps.sessions.issue(opened);
+      const issued = await deps.mfa.issue(opened);
       return {
         access_token: issued.accessToken,
         refresh_token: issued.refreshToken,
         user_id: issued.user.id,
-        is_new_user: opened.isNewUser,
+        is_new_user: issued.isNewUser,
       };
     },
   };

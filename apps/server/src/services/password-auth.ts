@@ -1,6 +1,7 @@
 // Password sign-up and sign-in (WIRE.md §4.1). Both paths spend exactly one hash computation whatever the e-mail
 // (argon2id, or an imported hash's own algorithm until sign-in replaces it), so neither answers nor timing reveal
-// which addresses have accounts.
+// which addresses have accounts. Sessions of existing users open through the MFA gate (services/mfa.ts), only once
+// the password has proven right.
 import { KnownErrors } from "@gatehouse/contract";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -9,6 +10,7 @@ import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { EmailVerification } from "./email-verification.ts";
 import type { EmailService } from "./emails.ts";
+import type { MfaService } from "./mfa.ts";
 import type { Project } from "./projects.ts";
 import type { RateLimiter } from "./rate-limits.ts";
 import type { SessionService } from "./sessions.ts";
@@ -32,6 +34,7 @@ export function createPasswordAuth(deps: {
   users: UserService;
   usersRepo: UsersRepo;
   sessions: SessionService;
+  mfa: MfaService;
   codes: VerificationCodeService;
   emails: EmailService;
   emailVerification: EmailVerification;
@@ -69,15 +72,15 @@ export function createPasswordAuth(deps: {
       };
       try {
         if (caller?.isAnonymous) {
-          // An anonymous caller becomes this user: same id, so its data stays attached.
+          // An anonymous caller becomes this user: same id, so its data stays attached (a TOTP secret included).
           const opened = await inTransaction(deps.db, async (tx) => {
             await deps.users.upgradeAnonymous(tx, project, caller.id, { email, passwordHash });
             await sendVerification(tx, caller.id);
             const user = await deps.usersRepo.find(project.id, caller.id, tx);
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
-            return deps.sessions.open(tx, user);
+            return deps.mfa.open(tx, user, { isNewUser: true });
           });
-          return await deps.sessions.issue(opened);
+          return await deps.mfa.issue(opened);
         }
         return await deps.sessions.signInNew(project.id, async (tx) => {
           const userId = await deps.users.create(tx, { project, email, passwordHash });
@@ -112,14 +115,14 @@ export function createPasswordAuth(deps: {
       // Imported hashes (bcrypt, scrypt, PBKDF2, other argon2 parameters) become argon2id now that the password is
       // known to be right (WIRE.md §4.8 [GF]).
       const rehash = deps.hasher.needsRehash(stored) ? await deps.hasher.hash(input.password) : undefined;
-      // A session is one insert; only a rehash needs a transaction around two writes.
+      // A session (or an MFA attempt code) is one insert; only a rehash needs a transaction around two writes.
       const opened = rehash
         ? await inTransaction(deps.db, async (tx) => {
             await deps.usersRepo.replacePasswordHash(tx, user.id, stored, rehash);
-            return deps.sessions.open(tx, user);
+            return deps.mfa.open(tx, user, { isNewUser: false });
           })
-        : await deps.sessions.open(deps.db, user);
-      return deps.sessions.issue(opened);
+        : await deps.mfa.open(deps.db, user, { isNewUser: false });
+      return deps.mfa.issue(opened);
     },
 
     /**

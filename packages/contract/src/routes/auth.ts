@@ -1,4 +1,5 @@
-// Sign-in routes: password, anonymous, the OAuth token endpoint and sessions (WIRE.md §3.5, §4.1, §4.6, §4.7).
+// Sign-in routes: password, multi-factor, anonymous, the OAuth token endpoint and sessions (WIRE.md §3.5, §4.1,
+// §4.3, §4.6, §4.7).
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import {
@@ -7,9 +8,11 @@ import {
   passwordSchema,
   sessionSchema,
   signInResponseSchema,
+  signInWithNewUserResponseSchema,
   urlSchema,
 } from "../schemas/auth.ts";
 import { listOf, successSchema } from "../schemas/common.ts";
+import { codeSchema } from "./codes.ts";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
@@ -37,6 +40,32 @@ export const passwordSignInRoute = defineRoute({
   tag: "Auth: password",
   body: z.strictObject({ email: emailSchema, password: passwordSchema }),
   response: { status: 200, kind: "json", schema: signInResponseSchema },
+});
+
+export const mfaSignInRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/mfa/sign-in",
+  access: ANY_ACCESS,
+  summary:
+    "Completes a sign-in paused by MULTI_FACTOR_AUTHENTICATION_REQUIRED: the `attempt_code` with a TOTP value, or " +
+    "[GO] with a recovery code (`type: recovery_code`)",
+  tag: "Auth: multi-factor",
+  body: z.discriminatedUnion("type", [
+    z.strictObject({ code: codeSchema, type: z.literal("totp"), totp: z.string() }),
+    z.strictObject({ code: codeSchema, type: z.literal("recovery_code"), recovery_code: z.string() }),
+  ]),
+  response: { status: 200, kind: "json", schema: signInWithNewUserResponseSchema },
+});
+
+export const mfaRecoveryCodesRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/mfa/recovery-codes",
+  access: ANY_ACCESS,
+  user: "required",
+  summary:
+    "[GO] Makes ten single-use recovery codes for the user's TOTP secret, replacing earlier ones; shown only here",
+  tag: "Auth: multi-factor",
+  response: { status: 200, kind: "json", schema: z.object({ recovery_codes: z.array(z.string()) }) },
 });
 
 export const anonymousSignUpRoute = defineRoute({

@@ -1,0 +1,25 @@
+// Multi-factor routes (WIRE.md §4.3): completing a sign-in paused by MULTI_FACTOR_AUTHENTICATION_REQUIRED, and
+// [GO] the user's recovery codes. Thin handlers over services/mfa.ts.
+import { mfaRecoveryCodesRoute, mfaSignInRoute } from "@gatehouse/contract";
+import type { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import { projectOf, userOf } from "./auth.ts";
+
+export function registerMfaRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  bindRoute(app, deps, mfaSignInRoute, async ({ body }, { caller, clientIp }) => {
+    // The attempt code is a code like any other: its submissions count against the caller's IP (WIRE.md §1.10).
+    await deps.rateLimits.hit("code_ip", clientIp);
+    const signedIn = await deps.mfa.signIn(projectOf(caller), body);
+    return {
+      access_token: signedIn.accessToken,
+      refresh_token: signedIn.refreshToken,
+      user_id: signedIn.user.id,
+      is_new_user: signedIn.isNewUser,
+    };
+  });
+
+  bindRoute(app, deps, mfaRecoveryCodesRoute, async (_input, { caller }) => ({
+    recovery_codes: await deps.mfa.generateRecoveryCodes(userOf(caller).record),
+  }));
+}
