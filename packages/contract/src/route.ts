@@ -14,7 +14,17 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type RouteAccess = "none" | "any" | readonly AccessType[];
 
 export type RouteResponse =
-  | { status: number; kind: "json"; schema: z.ZodType }
+  | {
+      status: number;
+      kind: "json";
+      /** Every answer the route gives; where clients get a narrower shape, a union of both. */
+      schema: z.ZodType;
+      /**
+       * The shape client callers get, when narrower: their answers are parsed with it instead of `schema`, which
+       * strips the server-only fields without first failing a parse of the server shape.
+       */
+      clientSchema?: z.ZodType;
+    }
   | { status: number; kind: "text" | "html" | "redirect"; description: string };
 
 export type RouteDefinition = {

@@ -117,6 +117,8 @@ export function bindRoute<R extends RouteDefinition>(
     if (route.response.kind !== "json")
       throw new Error(`Route ${route.path} returned data but is not a JSON route`);
     // Parsing the answer with the response schema strips fields the caller must not see.
-    return jsonResponse(route.response.status, route.response.schema.parse(output));
+    const { clientSchema, schema } = route.response;
+    const shape = clientSchema && caller.accessType === "client" ? clientSchema : schema;
+    return jsonResponse(route.response.status, shape.parse(output));
   });
 }

@@ -6,6 +6,7 @@ import { listOf, queryBoolean, successSchema } from "../schemas/common.ts";
 import { jwksSchema } from "../schemas/jwks.ts";
 import {
   projectAdminViewSchema,
+  projectClientViewSchema,
   projectCreateBodySchema,
   projectUpdateBodySchema,
   projectViewSchema,
@@ -21,7 +22,7 @@ export const getCurrentProjectRoute = defineRoute({
   access: ANY_ACCESS,
   summary: "The current project: the admin view for admin callers, the client view for the others",
   tag: TAG,
-  response: { status: 200, kind: "json", schema: projectViewSchema },
+  response: { status: 200, kind: "json", schema: projectViewSchema, clientSchema: projectClientViewSchema },
 });
 
 export const updateCurrentProjectRoute = defineRoute({

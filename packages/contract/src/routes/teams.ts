@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import { listOf, queryBoolean, successSchema, userIdOrMe } from "../schemas/common.ts";
-import { teamPermissionSchema, teamSchema } from "../schemas/teams.ts";
+import { clientTeamSchema, teamPermissionSchema, teamSchema } from "../schemas/teams.ts";
 import { serverUserSchema } from "../schemas/users.ts";
 import { displayNameSchema, metadataSchema } from "./users.ts";
 
@@ -77,7 +77,7 @@ export const listTeamsRoute = defineRoute({
   summary: "Lists teams, oldest first: the caller's own (clients), a user's, or every team of the project",
   tag: "Teams",
   query: z.strictObject({ user_id: userIdOrMe.optional() }),
-  response: { status: 200, kind: "json", schema: listOf(teamSchema) },
+  response: { status: 200, kind: "json", schema: listOf(teamSchema), clientSchema: listOf(clientTeamSchema) },
 });
 
 export const createTeamRoute = defineRoute({
@@ -89,7 +89,7 @@ export const createTeamRoute = defineRoute({
   query: z.strictObject({ add_current_user: queryBoolean.optional() }),
   body: serverTeamCreateSchema,
   clientBody: clientTeamCreateSchema,
-  response: { status: 201, kind: "json", schema: teamSchema },
+  response: { status: 201, kind: "json", schema: teamSchema, clientSchema: clientTeamSchema },
 });
 
 export const getTeamRoute = defineRoute({
@@ -99,7 +99,7 @@ export const getTeamRoute = defineRoute({
   summary: "Reads a team (clients: a team they belong to)",
   tag: "Teams",
   params: teamParams,
-  response: { status: 200, kind: "json", schema: teamSchema },
+  response: { status: 200, kind: "json", schema: teamSchema, clientSchema: clientTeamSchema },
 });
 
 export const updateTeamRoute = defineRoute({
@@ -111,7 +111,7 @@ export const updateTeamRoute = defineRoute({
   params: teamParams,
   body: serverTeamUpdateSchema,
   clientBody: clientTeamUpdateSchema,
-  response: { status: 200, kind: "json", schema: teamSchema },
+  response: { status: 200, kind: "json", schema: teamSchema, clientSchema: clientTeamSchema },
 });
 
 export const deleteTeamRoute = defineRoute({
@@ -156,7 +156,12 @@ export const listTeamMemberProfilesRoute = defineRoute({
   tag: "Teams",
   query: z.strictObject({ team_id: z.uuid().optional(), user_id: userIdOrMe.optional() }),
   clientQuery: z.strictObject({ team_id: z.uuid(), user_id: userIdOrMe.optional() }),
-  response: { status: 200, kind: "json", schema: listOf(teamMemberProfileSchema) },
+  response: {
+    status: 200,
+    kind: "json",
+    schema: listOf(teamMemberProfileSchema),
+    clientSchema: listOf(clientTeamMemberProfileSchema),
+  },
 });
 
 export const getTeamMemberProfileRoute = defineRoute({
@@ -166,7 +171,12 @@ export const getTeamMemberProfileRoute = defineRoute({
   summary: "Reads a member profile (clients: others' need $read_members)",
   tag: "Teams",
   params: memberParams,
-  response: { status: 200, kind: "json", schema: teamMemberProfileSchema },
+  response: {
+    status: 200,
+    kind: "json",
+    schema: teamMemberProfileSchema,
+    clientSchema: clientTeamMemberProfileSchema,
+  },
 });
 
 export const updateTeamMemberProfileRoute = defineRoute({
@@ -182,7 +192,12 @@ export const updateTeamMemberProfileRoute = defineRoute({
       profile_image_url: z.string().nullable().optional(),
     })
     .default({}),
-  response: { status: 200, kind: "json", schema: teamMemberProfileSchema },
+  response: {
+    status: 200,
+    kind: "json",
+    schema: teamMemberProfileSchema,
+    clientSchema: clientTeamMemberProfileSchema,
+  },
 });
 
 export const listTeamPermissionsRoute = defineRoute({

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { emailSchema, passwordSchema } from "../schemas/auth.ts";
 import { queryBoolean, successSchema } from "../schemas/common.ts";
-import { serverUserListSchema, serverUserSchema, userSchema } from "../schemas/users.ts";
+import { clientUserSchema, serverUserListSchema, serverUserSchema, userSchema } from "../schemas/users.ts";
 
 const MAX_METADATA_BYTES = 64 * 1024;
 /** Users per page of GET /users: the default, and the most one page serves (WIRE.md §4.8). */
@@ -127,7 +127,7 @@ export const getCurrentUserRoute = defineRoute({
   access: ["client", "server", "admin"],
   summary: "The signed-in user (the client shape for client callers)",
   tag: "Users",
-  response: { status: 200, kind: "json", schema: userSchema },
+  response: { status: 200, kind: "json", schema: userSchema, clientSchema: clientUserSchema },
 });
 
 export const updateCurrentUserRoute = defineRoute({
@@ -139,7 +139,7 @@ export const updateCurrentUserRoute = defineRoute({
   tag: "Users",
   body: serverUserUpdateSchema,
   clientBody: clientUserUpdateSchema,
-  response: { status: 200, kind: "json", schema: userSchema },
+  response: { status: 200, kind: "json", schema: userSchema, clientSchema: clientUserSchema },
 });
 
 export const deleteCurrentUserRoute = defineRoute({
