@@ -177,9 +177,8 @@ export function registerTeamRoutes(app: Hono<AppEnv>, deps: Deps): void {
   });
 
   bindRoute(app, deps, listTeamMemberProfilesRoute, async ({ query }, { caller }) => {
-    if (isClient(caller)) {
-      if (query.team_id) await authorizeProfiles(caller, query.team_id, query.user_id);
-    }
+    // Clients must name a team (clientQuery); server callers may list across teams.
+    if (query.team_id) await authorizeProfiles(caller, query.team_id, query.user_id);
     const rows = await deps.teamsRepo.listMemberProfiles(projectOf(caller).id, {
       teamId: query.team_id,
       userId: query.user_id,

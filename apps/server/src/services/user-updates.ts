@@ -258,8 +258,8 @@ export function createUserUpdates(deps: {
           if (input.is_anonymous === false && user.isAnonymous)
             await deps.users.endAnonymity(tx, project, user.id);
           // `passkey_auth_enabled`: Gatehouse 1.0 stores no passkeys, so `false` has nothing to remove.
-          await deps.users.recordEvent(tx, project.id, user.id, "user.updated");
-          return reload(tx, project.id, user.id);
+          // The event's reading of the user is the answer too.
+          return deps.users.recordEvent(tx, project.id, user.id, "user.updated");
         });
       } catch (error) {
         const address = input.primary_email === undefined ? user.primaryEmail?.value : input.primary_email;

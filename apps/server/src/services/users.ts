@@ -179,11 +179,17 @@ export function createUserService(deps: {
       await deps.teams.createPersonalTeam(tx, project, userId, name);
     },
 
-    /** Records `user.created` or `user.updated` with the user as it now is in the transaction. */
-    async recordEvent(tx: Db, projectId: string, userId: string, type: "user.created" | "user.updated") {
+    /** Records `user.created` or `user.updated` with the user as it now is in the transaction, and returns it. */
+    async recordEvent(
+      tx: Db,
+      projectId: string,
+      userId: string,
+      type: "user.created" | "user.updated",
+    ): Promise<UserRecord> {
       const user = await deps.repo.find(projectId, userId, tx);
       if (!user) throw KnownErrors.USER_NOT_FOUND();
       await deps.events.record(tx, projectId, { type, data: toServerUser(user) });
+      return user;
     },
 
     async addPrimaryEmail(tx: Db, projectId: string, userId: string, email: NonNullable<NewUser["email"]>) {
