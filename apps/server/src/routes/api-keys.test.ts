@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { SEEDED_KEY_SET_ID } from "../services/seed.ts";
-import { expectKnownError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -28,12 +28,6 @@ afterAll(() => server.close());
 
 type Json = Record<string, unknown>;
 type Access = "client" | "server" | "admin";
-
-async function json(res: Response, status = 200): Promise<Json> {
-  const body = await res.text();
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return JSON.parse(body) as Json;
-}
 
 /** A request with the given headers (and a fresh client address). */
 function send(headers: Record<string, string>, method: string, path: string, body?: unknown) {
@@ -108,7 +102,9 @@ describe("POST /internal/api-keys", () => {
   it("answers 200 with the full keys once; reads show their last four characters", async () => {
     const s = await setup();
     const expiresAt = later(24 * HOUR);
-    const created = await json(await s.admin("POST", KEYS, createBody({ expires_at_millis: expiresAt })));
+    const created = await expectJson(
+      await s.admin("POST", KEYS, createBody({ expires_at_millis: expiresAt })),
+    );
     expect(created).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       description: "CI keys",
@@ -119,7 +115,7 @@ describe("POST /internal/api-keys", () => {
       super_secret_admin_key: expect.stringMatching(keyPattern("sak")),
     });
     const keys = keysOf(s.projectId, created);
-    expect(await json(await s.admin("GET", `${KEYS}/${created.id}`))).toEqual({
+    expect(await expectJson(await s.admin("GET", `${KEYS}/${created.id}`))).toEqual({
       id: created.id,
       description: "CI keys",
       created_at_millis: created.created_at_millis,
@@ -133,7 +129,7 @@ describe("POST /internal/api-keys", () => {
 
   it("creates only the kinds of key asked for", async () => {
     const s = await setup();
-    const created = await json(
+    const created = await expectJson(
       await s.admin(
         "POST",
         KEYS,
@@ -147,7 +143,7 @@ describe("POST /internal/api-keys", () => {
       "id",
       "secret_server_key",
     ]);
-    const read = await json(await s.admin("GET", `${KEYS}/${created.id}`));
+    const read = await expectJson(await s.admin("GET", `${KEYS}/${created.id}`));
     expect(read.secret_server_key).toEqual({ last_four: (created.secret_server_key as string).slice(-4) });
     expect(read).not.toHaveProperty("publishable_client_key");
     expect(read).not.toHaveProperty("super_secret_admin_key");
@@ -196,7 +192,7 @@ describe("POST /internal/api-keys", () => {
     }
     await expectKnownError(await s.admin("POST", KEYS), "SCHEMA_ERROR");
     // Nothing was created: the project still has its one set.
-    expect(((await json(await s.admin("GET", KEYS))).items as Json[]).length).toBe(1);
+    expect(((await expectJson(await s.admin("GET", KEYS))).items as Json[]).length).toBe(1);
   });
 });
 
@@ -205,18 +201,18 @@ describe("GET /internal/api-keys", () => {
     const s = await setup();
     const other = await setup();
     server.clock.advance(HOUR);
-    const first = await json(await s.admin("POST", KEYS, createBody({ description: "first" })));
+    const first = await expectJson(await s.admin("POST", KEYS, createBody({ description: "first" })));
     server.clock.advance(1000);
-    const second = await json(
+    const second = await expectJson(
       await s.admin("POST", KEYS, createBody({ description: "second", has_secret_server_key: false })),
     );
-    await json(await other.admin("POST", KEYS, createBody({ description: "elsewhere" })));
-    const list = await json(await s.admin("GET", KEYS));
+    await expectJson(await other.admin("POST", KEYS, createBody({ description: "elsewhere" })));
+    const list = await expectJson(await s.admin("GET", KEYS));
     expect(list.is_paginated).toBe(false);
     const items = list.items as Json[];
     expect(items.map((k) => k.description)).toEqual(["second", "first", "test keys"]);
-    expect(items[0]).toEqual(await json(await s.admin("GET", `${KEYS}/${second.id}`)));
-    expect(items[1]).toEqual(await json(await s.admin("GET", `${KEYS}/${first.id}`)));
+    expect(items[0]).toEqual(await expectJson(await s.admin("GET", `${KEYS}/${second.id}`)));
+    expect(items[1]).toEqual(await expectJson(await s.admin("GET", `${KEYS}/${first.id}`)));
     expect(items[2]).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       description: "test keys",
@@ -230,7 +226,7 @@ describe("GET /internal/api-keys", () => {
   });
 
   it("shows the seeded key set in the internal project's list", async () => {
-    const items = (await json(await send(accessHeaders("admin", server.internal), "GET", KEYS)))
+    const items = (await expectJson(await send(accessHeaders("admin", server.internal), "GET", KEYS)))
       .items as Json[];
     const seeded = items.find((k) => k.id === SEEDED_KEY_SET_ID);
     expect(seeded).toEqual({
@@ -248,31 +244,31 @@ describe("GET /internal/api-keys", () => {
 describe("GET and PATCH /internal/api-keys/{api_key_id}", () => {
   it("changes the description, and revokes for good", async () => {
     const s = await setup();
-    const created = await json(await s.admin("POST", KEYS, createBody()));
+    const created = await expectJson(await s.admin("POST", KEYS, createBody()));
     const path = `${KEYS}/${created.id}`;
-    const renamed = await json(await s.admin("PATCH", path, { description: "renamed" }));
-    expect(renamed).toEqual({ ...(await json(await s.admin("GET", path))), description: "renamed" });
+    const renamed = await expectJson(await s.admin("PATCH", path, { description: "renamed" }));
+    expect(renamed).toEqual({ ...(await expectJson(await s.admin("GET", path))), description: "renamed" });
     expect(renamed).not.toHaveProperty("manually_revoked_at_millis");
-    expect(await json(await s.admin("PATCH", path, {}))).toEqual(renamed);
-    expect(await json(await s.admin("PATCH", path))).toEqual(renamed);
+    expect(await expectJson(await s.admin("PATCH", path, {}))).toEqual(renamed);
+    expect(await expectJson(await s.admin("PATCH", path))).toEqual(renamed);
 
     server.clock.advance(1000);
     const revokedAt = server.clock.now().getTime();
-    const revoked = await json(await s.admin("PATCH", path, { revoked: true }));
+    const revoked = await expectJson(await s.admin("PATCH", path, { revoked: true }));
     expect(revoked).toEqual({ ...renamed, manually_revoked_at_millis: revokedAt });
     server.clock.advance(1000);
     // Revoking again keeps the first time; the description can still change; nothing brings the set back.
-    expect(await json(await s.admin("PATCH", path, { revoked: true, description: "old" }))).toEqual({
+    expect(await expectJson(await s.admin("PATCH", path, { revoked: true, description: "old" }))).toEqual({
       ...revoked,
       description: "old",
     });
     await expectKnownError(await s.admin("PATCH", path, { revoked: false }), "SCHEMA_ERROR");
-    expect(await json(await s.admin("GET", path))).toEqual({ ...revoked, description: "old" });
+    expect(await expectJson(await s.admin("GET", path))).toEqual({ ...revoked, description: "old" });
   });
 
   it("refuses unknown fields, wrong types and ids that are not uuids", async () => {
     const s = await setup();
-    const created = await json(await s.admin("POST", KEYS, createBody()));
+    const created = await expectJson(await s.admin("POST", KEYS, createBody()));
     const path = `${KEYS}/${created.id}`;
     const unknown = await expectKnownError(
       await s.admin("PATCH", path, { expires_at_millis: 1 }),
@@ -284,18 +280,18 @@ describe("GET and PATCH /internal/api-keys/{api_key_id}", () => {
     await expectKnownError(await s.admin("GET", `${KEYS}/not-a-uuid`), "SCHEMA_ERROR");
     await expectKnownError(await s.admin("PATCH", `${KEYS}/not-a-uuid`, {}), "SCHEMA_ERROR");
     await expectKnownError(await s.admin("GET", `${KEYS}?limit=1`), "SCHEMA_ERROR");
-    expect((await json(await s.admin("GET", path))).description).toBe("CI keys");
+    expect((await expectJson(await s.admin("GET", path))).description).toBe("CI keys");
   });
 
   it("answers API_KEY_NOT_FOUND for unknown ids and other projects' key sets", async () => {
     const s = await setup();
     const other = await setup();
-    const foreign = await json(await other.admin("POST", KEYS, createBody()));
+    const foreign = await expectJson(await other.admin("POST", KEYS, createBody()));
     for (const id of [UNKNOWN, foreign.id as string]) {
       await expectKnownError(await s.admin("GET", `${KEYS}/${id}`), "API_KEY_NOT_FOUND");
       await expectKnownError(await s.admin("PATCH", `${KEYS}/${id}`, { revoked: true }), "API_KEY_NOT_FOUND");
     }
-    const after = await json(await other.admin("GET", `${KEYS}/${foreign.id}`));
+    const after = await expectJson(await other.admin("GET", `${KEYS}/${foreign.id}`));
     expect(after).not.toHaveProperty("manually_revoked_at_millis");
     expect(await useKeys(keysOf(other.projectId, foreign))).toEqual(ALL_VALID);
   });
@@ -304,7 +300,7 @@ describe("GET and PATCH /internal/api-keys/{api_key_id}", () => {
 describe("access", () => {
   it("is for admin callers only: the admin key or an admin access token of an owner-team member", async () => {
     const s = await setup();
-    const created = await json(await s.admin("POST", KEYS, createBody()));
+    const created = await expectJson(await s.admin("POST", KEYS, createBody()));
     const path = `${KEYS}/${created.id}`;
     const calls: [string, string, unknown?][] = [
       ["GET", KEYS],
@@ -337,11 +333,15 @@ describe("access", () => {
     });
     const byOwner = (method: string, target: string, body?: unknown) =>
       send(tokenHeaders(owner.accessToken), method, target, body);
-    const made = await json(await byOwner("POST", KEYS, createBody({ description: "by owner" })));
+    const made = await expectJson(await byOwner("POST", KEYS, createBody({ description: "by owner" })));
     expect(made.secret_server_key).toMatch(keyPattern("ssk"));
-    expect(((await json(await byOwner("GET", KEYS))).items as Json[]).map((k) => k.id)).toContain(made.id);
-    expect((await json(await byOwner("GET", path))).id).toBe(created.id);
-    expect((await json(await byOwner("PATCH", path, { description: "owned" }))).description).toBe("owned");
+    expect(((await expectJson(await byOwner("GET", KEYS))).items as Json[]).map((k) => k.id)).toContain(
+      made.id,
+    );
+    expect((await expectJson(await byOwner("GET", path))).id).toBe(created.id);
+    expect((await expectJson(await byOwner("PATCH", path, { description: "owned" }))).description).toBe(
+      "owned",
+    );
     await expectKnownError(
       await send(tokenHeaders(outsider.accessToken), "GET", KEYS),
       "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
@@ -352,22 +352,24 @@ describe("access", () => {
 describe("key validity on every request", () => {
   it("stops accepting a key set on the very next request after its revocation", async () => {
     const s = await setup();
-    const created = await json(await s.admin("POST", KEYS, createBody()));
+    const created = await expectJson(await s.admin("POST", KEYS, createBody()));
     const keys = keysOf(s.projectId, created);
     expect(await useKeys(keys)).toEqual(ALL_VALID);
-    await json(await s.admin("PATCH", `${KEYS}/${created.id}`, { revoked: true }));
+    await expectJson(await s.admin("PATCH", `${KEYS}/${created.id}`, { revoked: true }));
     await expectAllInvalid(keys);
   });
 
   it("stops accepting a key set once it expires, and never accepts one created expired", async () => {
     const s = await setup();
-    const created = await json(await s.admin("POST", KEYS, createBody({ expires_at_millis: later(60_000) })));
+    const created = await expectJson(
+      await s.admin("POST", KEYS, createBody({ expires_at_millis: later(60_000) })),
+    );
     const keys = keysOf(s.projectId, created);
     server.clock.advance(59_000);
     expect(await useKeys(keys)).toEqual(ALL_VALID);
     server.clock.advance(1000);
     await expectAllInvalid(keys);
-    const expired = await json(
+    const expired = await expectJson(
       await s.admin("POST", KEYS, createBody({ expires_at_millis: server.clock.now().getTime() - 1 })),
     );
     await expectAllInvalid(keysOf(s.projectId, expired));
@@ -377,16 +379,18 @@ describe("key validity on every request", () => {
     const s = await setup();
     // The first set was made with the database's clock: the test clock moves past it, so the new set is newer.
     server.clock.advance(HOUR);
-    const second = await json(await s.admin("POST", KEYS, createBody({ description: "next" })));
+    const second = await expectJson(await s.admin("POST", KEYS, createBody({ description: "next" })));
     const next = keysOf(s.projectId, second);
     expect(await useKeys(s.keys)).toEqual(ALL_VALID);
     expect(await useKeys(next)).toEqual(ALL_VALID);
     const withNext = s.as("admin", next);
-    const first = ((await json(await withNext("GET", KEYS))).items as Json[]).find((k) => k.id !== second.id);
-    await json(await withNext("PATCH", `${KEYS}/${first?.id}`, { revoked: true }));
+    const first = ((await expectJson(await withNext("GET", KEYS))).items as Json[]).find(
+      (k) => k.id !== second.id,
+    );
+    await expectJson(await withNext("PATCH", `${KEYS}/${first?.id}`, { revoked: true }));
     await expectAllInvalid(s.keys);
     expect(await useKeys(next)).toEqual(ALL_VALID);
-    const items = (await json(await withNext("GET", KEYS))).items as Json[];
+    const items = (await expectJson(await withNext("GET", KEYS))).items as Json[];
     expect(items.map((k) => [k.id, "manually_revoked_at_millis" in k])).toEqual([
       [second.id, false],
       [first?.id, true],

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { firstLink } from "../email/worker.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -91,21 +91,15 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {},
   });
 const withToken = (token: string) => ({ "x-stack-access-token": token });
 
-async function json<T>(res: Response, status = 200): Promise<T> {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
-
 async function signUp(email: string, extra: Record<string, unknown> = {}, k = keys): Promise<SignInAnswer> {
-  return json<SignInAnswer>(await post(SIGN_UP, { email, password: PASSWORD, ...extra }, {}, k));
+  return expectJson<SignInAnswer>(await post(SIGN_UP, { email, password: PASSWORD, ...extra }, {}, k));
 }
 
 async function readMe(token: string, headers: Record<string, string> = {}, k = keys) {
   const res = await server.request(ME, {
     headers: { ...accessHeaders("client", k), ...withToken(token), ...headers },
   });
-  return json<Record<string, unknown> & { id: string }>(res);
+  return expectJson<Record<string, unknown> & { id: string }>(res);
 }
 
 async function listEmails(query = "", k = keys, type: "client" | "server" | "admin" = "admin") {
@@ -113,7 +107,7 @@ async function listEmails(query = "", k = keys, type: "client" | "server" | "adm
 }
 
 async function inbox(to: string, k = keys): Promise<Email[]> {
-  const body = await json<{ is_paginated: false; items: Email[] }>(
+  const body = await expectJson<{ is_paginated: false; items: Email[] }>(
     await listEmails(`?to=${encodeURIComponent(to)}`, k),
   );
   return body.items;
@@ -151,7 +145,7 @@ async function sendReset(email: string, k = keys, callback_url = RESET_CALLBACK)
 }
 
 async function resetCodeFor(email: string): Promise<string> {
-  expect(await json(await sendReset(email))).toEqual(MAYBE);
+  expect(await expectJson(await sendReset(email))).toEqual(MAYBE);
   return codeOf(await lastEmail(email, "password_reset"));
 }
 
@@ -161,7 +155,7 @@ async function sendOtp(email: string, headers: Record<string, string> = {}, k = 
 
 /** Sends a sign-in code; returns the nonce of the answer and the e-mail's OTP and link code. */
 async function otpFor(email: string) {
-  const { nonce } = await json<{ nonce: string }>(await sendOtp(email));
+  const { nonce } = await expectJson<{ nonce: string }>(await sendOtp(email));
   const mail = await lastEmail(email, "magic_link");
   return { nonce, otp: otpOf(mail), linkCode: codeOf(mail), mail };
 }
@@ -189,7 +183,7 @@ describe("password reset", () => {
     const unknown = uniqueEmail("nobody");
     const passwordless = uniqueEmail("otp-only");
     const { nonce, otp } = await otpFor(passwordless);
-    await json(await post(OTP_SIGN_IN, { code: otp.toLowerCase() + nonce }));
+    await expectJson(await post(OTP_SIGN_IN, { code: otp.toLowerCase() + nonce }));
 
     const answers: string[] = [];
     for (const email of [owner, unknown, passwordless]) {
@@ -219,20 +213,24 @@ describe("password reset", () => {
   it("checks without using, rejects short passwords without using, resets, and ends every session", async () => {
     const email = uniqueEmail("reset");
     const first = await signUp(email);
-    const second = await json<SignInAnswer>(await post(SIGN_IN, { email, password: PASSWORD }));
+    const second = await expectJson<SignInAnswer>(await post(SIGN_IN, { email, password: PASSWORD }));
     const code = await resetCodeFor(email);
 
     for (let i = 0; i < 2; i++) {
-      expect(await json(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
+      expect(await expectJson(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
     }
     await expectKnownError(await post(RESET, { code, password: "1234567" }), "PASSWORD_TOO_SHORT", {
       min_length: 8,
     });
-    expect(await json(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
 
-    expect(await json(await post(RESET, { code, password: "new password 123" }))).toEqual({ success: true });
+    expect(await expectJson(await post(RESET, { code, password: "new password 123" }))).toEqual({
+      success: true,
+    });
     await expectKnownError(await post(SIGN_IN, { email, password: PASSWORD }), "EMAIL_PASSWORD_MISMATCH");
-    const fresh = await json<SignInAnswer>(await post(SIGN_IN, { email, password: "new password 123" }));
+    const fresh = await expectJson<SignInAnswer>(
+      await post(SIGN_IN, { email, password: "new password 123" }),
+    );
     expect(fresh.user_id).toBe(first.user_id);
 
     await expectSessionEnded(first);
@@ -250,9 +248,11 @@ describe("password reset", () => {
     const email = uniqueEmail("reset");
     await signUp(email);
     const code = (await resetCodeFor(email)).toUpperCase();
-    expect(await json(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
-    expect(await json(await post(RESET, { code, password: "UPPER case code" }))).toEqual({ success: true });
-    await json(await post(SIGN_IN, { email, password: "UPPER case code" }));
+    expect(await expectJson(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(RESET, { code, password: "UPPER case code" }))).toEqual({
+      success: true,
+    });
+    await expectJson(await post(SIGN_IN, { email, password: "UPPER case code" }));
   });
 
   it("expires codes after 7 days", async () => {
@@ -260,7 +260,7 @@ describe("password reset", () => {
     await signUp(email);
     const code = await resetCodeFor(email);
     server.clock.advance(7 * DAY - 1000);
-    expect(await json(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(RESET_CHECK, { code }))).toEqual({ is_code_valid: true });
     server.clock.advance(1000);
     await expectKnownError(await post(RESET_CHECK, { code }), "VERIFICATION_CODE_EXPIRED");
     await expectKnownError(
@@ -291,7 +291,7 @@ describe("password reset", () => {
 
   it("writes a code for an unknown address that cannot be found by guessing", async () => {
     const unknown = uniqueEmail("nobody");
-    expect(await json(await sendReset(unknown))).toEqual(MAYBE);
+    expect(await expectJson(await sendReset(unknown))).toEqual(MAYBE);
     await expectKnownError(await post(RESET_CHECK, { code: randomCode() }), "VERIFICATION_CODE_NOT_FOUND");
     await expectKnownError(
       await post(RESET, { code: randomCode(), password: "long enough" }),
@@ -328,7 +328,7 @@ describe("one-time sign-in codes", () => {
   it("signs a new address up with OTP + nonce, then signs the same user in with the link's code", async () => {
     const email = uniqueEmail("otp");
     const res = await sendOtp(email);
-    const { nonce } = await json<{ nonce: string }>(res);
+    const { nonce } = await expectJson<{ nonce: string }>(res);
     expect(nonce).toMatch(/^[0-9abcdefghjkmnpqrstvwxyz]{39}$/);
 
     const mail = await lastEmail(email, "magic_link");
@@ -343,8 +343,8 @@ describe("one-time sign-in codes", () => {
     expect(mail.html).toContain(otp);
 
     const code = otp.toLowerCase() + nonce;
-    expect(await json(await post(OTP_CHECK, { code }))).toEqual({ is_code_valid: true });
-    const first = await json<OtpAnswer>(await post(OTP_SIGN_IN, { code }));
+    expect(await expectJson(await post(OTP_CHECK, { code }))).toEqual({ is_code_valid: true });
+    const first = await expectJson<OtpAnswer>(await post(OTP_SIGN_IN, { code }));
     expect(first.is_new_user).toBe(true);
     const user = await readMe(first.access_token);
     expect(user).toMatchObject({
@@ -359,7 +359,7 @@ describe("one-time sign-in codes", () => {
     server.clock.advance(1000);
     const again = await otpFor(email);
     expect(again.nonce).not.toBe(nonce);
-    const second = await json<OtpAnswer>(await post(OTP_SIGN_IN, { code: again.linkCode }));
+    const second = await expectJson<OtpAnswer>(await post(OTP_SIGN_IN, { code: again.linkCode }));
     expect(second).toMatchObject({ user_id: first.user_id, is_new_user: false });
   });
 
@@ -388,14 +388,16 @@ describe("one-time sign-in codes", () => {
     for (let i = 0; i < 4; i++) {
       await expectKnownError(await post(OTP_SIGN_IN, { code: wrong + nonce }), "VERIFICATION_CODE_NOT_FOUND");
     }
-    expect((await json<OtpAnswer>(await post(OTP_SIGN_IN, { code: right + nonce }))).is_new_user).toBe(true);
+    expect((await expectJson<OtpAnswer>(await post(OTP_SIGN_IN, { code: right + nonce }))).is_new_user).toBe(
+      true,
+    );
   });
 
   it("expires sign-in codes after 10 minutes", async () => {
     const a = await otpFor(uniqueEmail("otp"));
     const b = await otpFor(uniqueEmail("otp"));
     server.clock.advance(10 * MINUTE - 1000);
-    expect(await json(await post(OTP_CHECK, { code: a.linkCode }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(OTP_CHECK, { code: a.linkCode }))).toEqual({ is_code_valid: true });
     server.clock.advance(1000);
     await expectKnownError(await post(OTP_SIGN_IN, { code: a.linkCode }), "VERIFICATION_CODE_EXPIRED");
     await expectKnownError(
@@ -415,10 +417,10 @@ describe("one-time sign-in codes", () => {
     let ones = 0;
     const misread = otp.replace(/[01]/g, (c) => (c === "0" ? "O" : ++ones % 2 === 0 ? "L" : "I"));
     expect(misread).not.toBe(otp);
-    expect(await json(await post(OTP_CHECK, { code: misread.toLowerCase() + nonce }))).toEqual({
+    expect(await expectJson(await post(OTP_CHECK, { code: misread.toLowerCase() + nonce }))).toEqual({
       is_code_valid: true,
     });
-    const signedIn = await json<OtpAnswer>(await post(OTP_SIGN_IN, { code: misread + nonce }));
+    const signedIn = await expectJson<OtpAnswer>(await post(OTP_SIGN_IN, { code: misread + nonce }));
     expect(signedIn.is_new_user).toBe(true);
   });
 
@@ -458,14 +460,16 @@ describe("one-time sign-in codes", () => {
   });
 
   it("upgrades an anonymous caller in place", async () => {
-    const anon = await json<SignInAnswer>(await post(ANONYMOUS, {}));
+    const anon = await expectJson<SignInAnswer>(await post(ANONYMOUS, {}));
     const allow = { ...withToken(anon.access_token), "x-stack-allow-anonymous-user": "true" };
     expect(await readMe(anon.access_token, { "x-stack-allow-anonymous-user": "true" })).toMatchObject({
       is_anonymous: true,
     });
     const email = uniqueEmail("anon");
     const { nonce, otp } = await otpFor(email);
-    const answer = await json<OtpAnswer>(await post(OTP_SIGN_IN, { code: otp.toLowerCase() + nonce }, allow));
+    const answer = await expectJson<OtpAnswer>(
+      await post(OTP_SIGN_IN, { code: otp.toLowerCase() + nonce }, allow),
+    );
     expect(answer).toMatchObject({ user_id: anon.user_id, is_new_user: true });
     expect(await readMe(answer.access_token)).toMatchObject({
       id: anon.user_id,
@@ -478,11 +482,11 @@ describe("one-time sign-in codes", () => {
   it("enables OTP sign-in for a verified user and signs that user in", async () => {
     const email = uniqueEmail("verified");
     const tokens = await signUp(email, { verification_callback_url: VERIFY_CALLBACK });
-    await json(await post(VERIFY, { code: codeOf(await lastEmail(email, "email_verification")) }));
+    await expectJson(await post(VERIFY, { code: codeOf(await lastEmail(email, "email_verification")) }));
     expect(await readMe(tokens.access_token)).toMatchObject({ otp_auth_enabled: false });
     const { linkCode } = await otpFor(email);
     expect(await readMe(tokens.access_token)).toMatchObject({ otp_auth_enabled: true });
-    const answer = await json<OtpAnswer>(await post(OTP_SIGN_IN, { code: linkCode }));
+    const answer = await expectJson<OtpAnswer>(await post(OTP_SIGN_IN, { code: linkCode }));
     expect(answer).toMatchObject({ user_id: tokens.user_id, is_new_user: false });
   });
 });
@@ -507,8 +511,8 @@ describe("codes are bound to their purpose and project", () => {
       "VERIFICATION_CODE_NOT_FOUND",
     );
 
-    expect(await json(await post(RESET_CHECK, { code: resetCode }))).toEqual({ is_code_valid: true });
-    expect(await json(await post(VERIFY, { code: verifyCode }))).toEqual({ success: true });
+    expect(await expectJson(await post(RESET_CHECK, { code: resetCode }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(VERIFY, { code: verifyCode }))).toEqual({ success: true });
   });
 });
 
@@ -522,10 +526,10 @@ describe("e-mail verification", () => {
     const code = codeOf(mail);
     expect(`${linkOf(mail).origin}${linkOf(mail).pathname}`).toBe(VERIFY_CALLBACK);
 
-    expect(await json(await post(VERIFY_CHECK, { code }))).toEqual({ is_code_valid: true });
-    expect(await json(await post(VERIFY_CHECK, { code }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(VERIFY_CHECK, { code }))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(VERIFY_CHECK, { code }))).toEqual({ is_code_valid: true });
     // No user needed: the link may be opened anywhere.
-    expect(await json(await post(VERIFY, { code }))).toEqual({ success: true });
+    expect(await expectJson(await post(VERIFY, { code }))).toEqual({ success: true });
     expect(await readMe(tokens.access_token)).toMatchObject({ primary_email_verified: true });
     await expectKnownError(await post(VERIFY, { code }), "VERIFICATION_CODE_ALREADY_USED");
     await expectKnownError(await post(VERIFY_CHECK, { code }), "VERIFICATION_CODE_ALREADY_USED");
@@ -563,12 +567,12 @@ describe("e-mail verification", () => {
     expect(await inbox(email)).toHaveLength(0);
 
     expect(
-      await json(await post(SEND_PRIMARY_VERIFICATION, { email, callback_url: VERIFY_CALLBACK }, auth)),
+      await expectJson(await post(SEND_PRIMARY_VERIFICATION, { email, callback_url: VERIFY_CALLBACK }, auth)),
     ).toEqual({
       success: true,
     });
     const code = codeOf(await lastEmail(email, "email_verification"));
-    expect(await json(await post(VERIFY, { code }))).toEqual({ success: true });
+    expect(await expectJson(await post(VERIFY, { code }))).toEqual({ success: true });
     expect(await readMe(tokens.access_token)).toMatchObject({ primary_email_verified: true });
 
     await expectKnownError(
@@ -596,13 +600,13 @@ describe("GET /internal/emails", () => {
     const a = uniqueEmail("inbox");
     const b = uniqueEmail("inbox");
     const startedAt = server.clock.now().getTime();
-    await json(await sendOtp(a, {}, k));
+    await expectJson(await sendOtp(a, {}, k));
     server.clock.advance(1000);
-    await json(await sendOtp(b, {}, k));
+    await expectJson(await sendOtp(b, {}, k));
     server.clock.advance(1000);
-    await json(await sendOtp(a, {}, k));
+    await expectJson(await sendOtp(a, {}, k));
 
-    const all = await json<{ is_paginated: false; items: Email[] }>(await listEmails("", k));
+    const all = await expectJson<{ is_paginated: false; items: Email[] }>(await listEmails("", k));
     expect(all.is_paginated).toBe(false);
     expect(all.items.map((item) => item.to)).toEqual([a, b, a]);
     expect(all.items.map((item) => item.created_at_millis)).toEqual([
@@ -618,7 +622,7 @@ describe("GET /internal/emails", () => {
       last_error: null,
     });
 
-    const one = await json<{ items: Email[] }>(await listEmails("?limit=1", k));
+    const one = await expectJson<{ items: Email[] }>(await listEmails("?limit=1", k));
     expect(one.items.map((item) => item.id)).toEqual([all.items[0]?.id]);
     expect((await inbox(b, k)).map((item) => item.id)).toEqual([all.items[1]?.id]);
     expect(await inbox(a, keys)).toHaveLength(0);
@@ -628,7 +632,7 @@ describe("GET /internal/emails", () => {
     await expectKnownError(await listEmails("?unknown=1", k), "SCHEMA_ERROR");
 
     await server.deps.emailWorker.runOnce();
-    const kept = await json<{ items: Email[] }>(await listEmails("", k));
+    const kept = await expectJson<{ items: Email[] }>(await listEmails("", k));
     for (const item of kept.items) {
       expect(item).toMatchObject({ status: "kept", attempts: 0, sent_at_millis: null, last_error: null });
       expect(item.text).toContain(MAGIC_CALLBACK);
@@ -642,8 +646,8 @@ describe("GET /internal/emails", () => {
     });
     // One request after another on the unmoved test clock: equal created_at_millis, queued in this order.
     const burst = [0, 1, 2, 3, 4, 5].map(() => uniqueEmail("burst"));
-    for (const to of burst) await json(await sendOtp(to, {}, k));
-    const listed = await json<{ items: Email[] }>(await listEmails("", k));
+    for (const to of burst) await expectJson(await sendOtp(to, {}, k));
+    const listed = await expectJson<{ items: Email[] }>(await listEmails("", k));
     expect(new Set(listed.items.map((item) => item.created_at_millis)).size).toBe(1);
     expect(listed.items.map((item) => item.to)).toEqual([...burst].reverse());
   });

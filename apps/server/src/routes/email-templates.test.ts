@@ -11,7 +11,7 @@ import {
   EMAIL_TEMPLATE_VARIABLES,
 } from "../email/templates.ts";
 import { firstLink } from "../email/worker.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import { type SmtpPeer, startSmtpPeer } from "../testing/smtp-peer.ts";
 import {
   accessHeaders,
@@ -84,18 +84,12 @@ function call(
   });
 }
 
-async function json<T>(res: Response, status = 200): Promise<T> {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
-
 const getTemplate = async (type: string, k = keys) =>
-  json<Template>(await call("GET", `${TEMPLATES}/${type}`, undefined, "admin", k));
+  expectJson<Template>(await call("GET", `${TEMPLATES}/${type}`, undefined, "admin", k));
 const patchTemplate = async (type: string, body: unknown, k = keys) =>
-  json<Template>(await call("PATCH", `${TEMPLATES}/${type}`, body, "admin", k));
+  expectJson<Template>(await call("PATCH", `${TEMPLATES}/${type}`, body, "admin", k));
 const resetTemplate = async (type: string, k = keys) =>
-  json(await call("DELETE", `${TEMPLATES}/${type}`, {}, "admin", k));
+  expectJson(await call("DELETE", `${TEMPLATES}/${type}`, {}, "admin", k));
 const defaultOf = (type: keyof typeof DEFAULT_EMAIL_TEMPLATES): Template => ({
   type,
   ...DEFAULT_EMAIL_TEMPLATES[type],
@@ -105,7 +99,7 @@ const defaultOf = (type: keyof typeof DEFAULT_EMAIL_TEMPLATES): Template => ({
 /** The project's e-mails to `to`, newest first, as the development inbox lists them. */
 async function inbox(to: string, k = keys): Promise<Email[]> {
   const res = await call("GET", `${EMAILS}?to=${encodeURIComponent(to)}`, undefined, "admin", k);
-  return (await json<{ items: Email[] }>(res)).items;
+  return (await expectJson<{ items: Email[] }>(res)).items;
 }
 
 async function onlyEmail(to: string, k = keys): Promise<Email> {
@@ -123,13 +117,13 @@ async function createUser(email: string, displayName: string | null, k = keys): 
     "server",
     k,
   );
-  return (await json<{ id: string }>(res, 201)).id;
+  return (await expectJson<{ id: string }>(res, 201)).id;
 }
 
 describe("GET /email-templates", () => {
   it("lists the five defaults in the order of §5.2", async () => {
     const k = await newProject();
-    const body = await json<{ items: Template[]; is_paginated: boolean }>(
+    const body = await expectJson<{ items: Template[]; is_paginated: boolean }>(
       await call("GET", TEMPLATES, undefined, "admin", k),
     );
     expect(body).toEqual({ is_paginated: false, items: EMAIL_TEMPLATE_TYPES.map(defaultOf) });
@@ -146,7 +140,9 @@ describe("GET /email-templates", () => {
     const k = await newProject();
     const other = await newProject();
     await patchTemplate("magic_link", { subject: "Code {{ otp }}" }, k);
-    const { items } = await json<{ items: Template[] }>(await call("GET", TEMPLATES, undefined, "admin", k));
+    const { items } = await expectJson<{ items: Template[] }>(
+      await call("GET", TEMPLATES, undefined, "admin", k),
+    );
     expect(items).toEqual(
       EMAIL_TEMPLATE_TYPES.map((type) =>
         type === "magic_link"
@@ -154,7 +150,7 @@ describe("GET /email-templates", () => {
           : defaultOf(type),
       ),
     );
-    const untouched = await json<{ items: Template[] }>(
+    const untouched = await expectJson<{ items: Template[] }>(
       await call("GET", TEMPLATES, undefined, "admin", other),
     );
     expect(untouched.items).toEqual(EMAIL_TEMPLATE_TYPES.map(defaultOf));
@@ -211,7 +207,7 @@ describe("PATCH /email-templates/{type}", () => {
       method: "PATCH",
       headers: { ...accessHeaders("admin", k), "x-forwarded-for": uniqueIp() },
     });
-    expect(await json(res)).toEqual(edited);
+    expect(await expectJson(res)).toEqual(edited);
     expect(await getTemplate("team_invitation", k)).toEqual(edited);
   });
 
@@ -306,7 +302,7 @@ describe("DELETE /email-templates/{type}", () => {
       method: "DELETE",
       headers: { ...accessHeaders("admin", k), "x-forwarded-for": uniqueIp() },
     });
-    expect(await json(res)).toEqual({ success: true });
+    expect(await expectJson(res)).toEqual({ success: true });
   });
 
   it("rejects a body with fields and an unknown type", async () => {
@@ -330,7 +326,7 @@ describe("the edited template in the e-mails the server sends", () => {
       k,
     );
     const callback = `${DOMAIN}/handler/password-reset?a=1&b=2`;
-    await json(await call("POST", SEND_RESET, { email, callback_url: callback }, "client", k));
+    await expectJson(await call("POST", SEND_RESET, { email, callback_url: callback }, "client", k));
     const mail = await onlyEmail(email, k);
     expect(mail.template_type).toBe("password_reset");
     expect(mail.subject).toBe(`Reset for ${NASTY_SUBJECT} at ${PROJECT_NAME}`);
@@ -343,7 +339,7 @@ describe("the edited template in the e-mails the server sends", () => {
     expect(mail.text).toBe(`Hi ${NASTY_SUBJECT.replace("</b>", "</b> ")} of ${PROJECT_NAME}\n\nGo (${link})`);
 
     await resetTemplate("password_reset", k);
-    await json(await call("POST", SEND_RESET, { email, callback_url: callback }, "client", k));
+    await expectJson(await call("POST", SEND_RESET, { email, callback_url: callback }, "client", k));
     const [latest] = await inbox(email, k);
     expect(latest?.subject).toBe(`Reset your password at ${PROJECT_NAME}`);
     expect(latest?.html).toContain("Reset password</a>");
@@ -357,7 +353,7 @@ describe("the edited template in the e-mails the server sends", () => {
       { subject: "{{ otp }} is your code", content: "<p>{{ otp }}</p><p>{{ magicLink }}</p>" },
       k,
     );
-    const { nonce } = await json<{ nonce: string }>(
+    const { nonce } = await expectJson<{ nonce: string }>(
       await call(
         "POST",
         SEND_OTP,
@@ -385,7 +381,7 @@ describe("the edited template in the e-mails the server sends", () => {
       },
       k,
     );
-    await json(
+    await expectJson(
       await call(
         "POST",
         SIGN_UP,
@@ -418,7 +414,7 @@ describe("the edited template in the e-mails the server sends", () => {
       k,
     );
     const email = uniqueEmail("invitee");
-    await json(
+    await expectJson(
       await call(
         "POST",
         TEAM_INVITE,
@@ -440,8 +436,8 @@ describe("the edited template in the e-mails the server sends", () => {
     await patchTemplate("magic_link", { subject: "Edited {{ otp }}" }, edited);
     const email = uniqueEmail("both");
     const body = { email, callback_url: `${DOMAIN}/handler/magic-link-callback` };
-    await json(await call("POST", SEND_OTP, body, "client", edited));
-    await json(await call("POST", SEND_OTP, body, "client", plain));
+    await expectJson(await call("POST", SEND_OTP, body, "client", edited));
+    await expectJson(await call("POST", SEND_OTP, body, "client", plain));
     expect((await onlyEmail(email, edited)).subject).toMatch(/^Edited [0-9A-Z]{6}$/);
     expect((await onlyEmail(email, plain)).subject).toMatch(/^Sign in to Plain: Your code is [0-9A-Z]{6}$/);
   });
@@ -453,7 +449,7 @@ describe("POST /email-templates/{type}/preview", () => {
 
   it("renders the default with sample values", async () => {
     const k = await newProject();
-    const out = await json<{ subject: string; html: string; text: string }>(
+    const out = await expectJson<{ subject: string; html: string; text: string }>(
       await preview("magic_link", {}, k),
     );
     expect(out.subject).toBe(`Sign in to ${PROJECT_NAME}: Your code is ABC123`);
@@ -472,7 +468,7 @@ describe("POST /email-templates/{type}/preview", () => {
       content:
         "<p>{{ projectDisplayName }}|{{ userDisplayName }}|{{ teamDisplayName }}|{{ teamInvitationLink }}</p>",
     };
-    const out = await json(await preview("team_invitation", draft, k));
+    const out = await expectJson(await preview("team_invitation", draft, k));
     expect(out).toEqual({
       subject: `${PROJECT_NAME} / Jane Doe / Example Team`,
       html: `<p>${PROJECT_HTML}|Jane Doe|Example Team|https://example.com/handler/team-invitation?code=sample</p>`,
@@ -505,7 +501,7 @@ describe("POST /email-templates/{type}/preview", () => {
     };
     for (const type of EMAIL_TEMPLATE_TYPES) {
       const subject = EMAIL_TEMPLATE_VARIABLES[type].map((name) => `{{ ${name} }}`).join("|");
-      const out = await json<{ subject: string }>(await preview(type, { subject }));
+      const out = await expectJson<{ subject: string }>(await preview(type, { subject }));
       expect(out.subject.split("|"), type).toEqual(expected[type]);
     }
   });
@@ -517,13 +513,13 @@ describe("POST /email-templates/{type}/preview", () => {
       { subject: "Saved {{ userDisplayName }}", content: "<p>saved</p>" },
       k,
     );
-    expect(await json(await preview("password_reset", undefined, k))).toEqual({
+    expect(await expectJson(await preview("password_reset", undefined, k))).toEqual({
       subject: "Saved Jane Doe",
       html: "<p>saved</p>",
       text: "saved",
     });
     expect(
-      await json(await preview("password_reset", { content: "<b>{{ passwordResetLink }}</b>" }, k)),
+      await expectJson(await preview("password_reset", { content: "<b>{{ passwordResetLink }}</b>" }, k)),
     ).toEqual({
       subject: "Saved Jane Doe",
       html: "<b>https://example.com/handler/password-reset?code=sample</b>",
@@ -532,7 +528,7 @@ describe("POST /email-templates/{type}/preview", () => {
   });
 
   it("shows the sign-in invitation's team name empty, as it is sent", async () => {
-    const out = await json<{ subject: string }>(
+    const out = await expectJson<{ subject: string }>(
       await preview("sign_in_invitation", { subject: "[{{ teamDisplayName }}] {{ signInInvitationLink }}" }),
     );
     expect(out.subject).toBe("[] https://example.com/handler/sign-in");
@@ -554,7 +550,9 @@ describe("POST /internal/send-sign-in-invitation", () => {
   it("e-mails the default invitation whose link is the callback URL itself", async () => {
     const k = await newProject();
     const email = uniqueEmail("invited");
-    expect(await json(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", k))).toEqual({
+    expect(
+      await expectJson(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", k)),
+    ).toEqual({
       success: true,
     });
     const mail = await onlyEmail(email, k);
@@ -582,7 +580,7 @@ describe("POST /internal/send-sign-in-invitation", () => {
     await createUser(known, NASTY_NAME, k);
     const stranger = uniqueEmail("stranger");
     for (const email of [known, stranger]) {
-      await json(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", k));
+      await expectJson(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", k));
     }
     const toKnown = await onlyEmail(known, k);
     expect(toKnown.subject).toBe(`Hi ${NASTY_SUBJECT}, join ${PROJECT_NAME}`);
@@ -602,7 +600,9 @@ describe("POST /internal/send-sign-in-invitation", () => {
       );
     }
     // Localhost is trusted while allow_localhost is on (the default).
-    await json(await call("POST", INVITE, { email, callback_url: "http://localhost:3000/x" }, "admin", k));
+    await expectJson(
+      await call("POST", INVITE, { email, callback_url: "http://localhost:3000/x" }, "admin", k),
+    );
     expect((await inbox(email, k)).map((m) => firstLink(m.text))).toEqual(["http://localhost:3000/x"]);
   });
 
@@ -624,18 +624,18 @@ describe("GET /internal/emails is the caller's project's inbox", () => {
     const a = await newProject("Project A");
     const b = await newProject("Project B");
     const email = uniqueEmail("shared-recipient");
-    await json(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", a));
-    await json(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", b));
-    await json(
+    await expectJson(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", a));
+    await expectJson(await call("POST", INVITE, { email, callback_url: CALLBACK }, "admin", b));
+    await expectJson(
       await call("POST", INVITE, { email: uniqueEmail("only-a"), callback_url: CALLBACK }, "admin", a),
     );
 
-    const listA = await json<{ items: Email[] }>(await call("GET", EMAILS, undefined, "admin", a));
+    const listA = await expectJson<{ items: Email[] }>(await call("GET", EMAILS, undefined, "admin", a));
     expect(listA.items.map((m) => m.subject)).toEqual([
       "You have been invited to sign in to Project A",
       "You have been invited to sign in to Project A",
     ]);
-    const listB = await json<{ items: Email[] }>(await call("GET", EMAILS, undefined, "admin", b));
+    const listB = await expectJson<{ items: Email[] }>(await call("GET", EMAILS, undefined, "admin", b));
     expect(listB.items.map((m) => [m.to, m.subject])).toEqual([
       [email, "You have been invited to sign in to Project B"],
     ]);
@@ -663,7 +663,7 @@ describe("GET /internal/emails is the caller's project's inbox", () => {
           "x-forwarded-for": uniqueIp(),
         },
       });
-    const viaToken = await json<{ items: Email[] }>(await withToken(a.projectId));
+    const viaToken = await expectJson<{ items: Email[] }>(await withToken(a.projectId));
     expect(viaToken.items.map((m) => m.subject)).toEqual(listA.items.map((m) => m.subject));
     await expectKnownError(await withToken(b.projectId), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
 
@@ -679,7 +679,10 @@ describe("GET /internal/emails is the caller's project's inbox", () => {
       },
       body: JSON.stringify({ subject: "By token {{ otp }}" }),
     });
-    expect(await json<Template>(patched)).toMatchObject({ subject: "By token {{ otp }}", is_default: false });
+    expect(await expectJson<Template>(patched)).toMatchObject({
+      subject: "By token {{ otp }}",
+      is_default: false,
+    });
     expect((await getTemplate("magic_link", b)).is_default).toBe(true);
   });
 });
@@ -718,7 +721,7 @@ describe("POST /internal/send-test-email", () => {
       recipient_email: recipient,
       email_config: config(peer.port),
     });
-    expect(await json(res)).toEqual({ success: true });
+    expect(await expectJson(res)).toEqual({ success: true });
     const received = peer.to(recipient);
     expect(received).toHaveLength(1);
     const { mail, user } = received[0] as (typeof received)[number];
@@ -735,7 +738,9 @@ describe("POST /internal/send-test-email", () => {
   it("accepts the config with its type", async () => {
     const recipient = uniqueEmail("smtp-typed");
     const email_config = { type: "standard", ...config(peer.port) };
-    expect(await json(await call("POST", TEST_EMAIL, { recipient_email: recipient, email_config }))).toEqual({
+    expect(
+      await expectJson(await call("POST", TEST_EMAIL, { recipient_email: recipient, email_config })),
+    ).toEqual({
       success: true,
     });
     expect(peer.to(recipient)).toHaveLength(1);
@@ -747,7 +752,7 @@ describe("POST /internal/send-test-email", () => {
       recipient_email: uniqueEmail("nobody"),
       email_config: config(port),
     });
-    const body = await json<{ success: boolean; error_message: string }>(res);
+    const body = await expectJson<{ success: boolean; error_message: string }>(res);
     expect(body).toEqual({ success: false, error_message: expect.stringContaining("ECONNREFUSED") });
     expect(body.error_message).toContain(String(port));
   });
@@ -760,7 +765,7 @@ describe("POST /internal/send-test-email", () => {
         recipient_email: recipient,
         email_config: config(peer.port),
       });
-      expect(await json(res)).toEqual({
+      expect(await expectJson(res)).toEqual({
         success: false,
         error_message: expect.stringContaining("451 mailbox temporarily unavailable"),
       });

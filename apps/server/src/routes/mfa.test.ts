@@ -8,7 +8,7 @@ import { decodeJwt } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstLink } from "../email/worker.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -84,21 +84,15 @@ const withToken = (token: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function json<T>(res: Response, status = 200): Promise<T> {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
-
 const readMe = async (token: string, headers: Record<string, string> = {}) =>
-  json<{ id: string; requires_totp_mfa: boolean; is_anonymous: boolean }>(
+  expectJson<{ id: string; requires_totp_mfa: boolean; is_anonymous: boolean }>(
     await server.request(ME, {
       headers: { ...accessHeaders("client", keys), ...withToken(token), ...headers },
     }),
   );
 
 const patchMe = async (token: string, body: unknown, headers: Record<string, string> = {}) =>
-  json(
+  expectJson(
     await server.request(ME, {
       method: "PATCH",
       headers: {
@@ -119,7 +113,7 @@ const newSecret = () => randomBytes(20).toString("base64");
  */
 async function totpUser(secret: string | null = newSecret()) {
   const email = uniqueEmail("mfa");
-  const created = await json<{ id: string }>(
+  const created = await expectJson<{ id: string }>(
     await post(
       "/api/v1/users",
       {
@@ -134,7 +128,7 @@ async function totpUser(secret: string | null = newSecret()) {
     ),
     201,
   );
-  const session = await json<{ access_token: string }>(
+  const session = await expectJson<{ access_token: string }>(
     await post("/api/v1/auth/sessions", { user_id: created.id }, {}, "server"),
   );
   return { email, secret: secret as string, userId: created.id, token: session.access_token };
@@ -175,7 +169,7 @@ async function expectWorkingTokens(answer: SignInAnswer, userId: string) {
   expect(answer.user_id).toBe(userId);
   expect((await readMe(answer.access_token)).id).toBe(userId);
   expect(decodeJwt(answer.access_token)).toMatchObject({ sub: userId, requires_totp_mfa: true });
-  const refreshed = await json<{ access_token: string }>(
+  const refreshed = await expectJson<{ access_token: string }>(
     await server.request(REFRESH, {
       method: "POST",
       headers: { ...accessHeaders("client", keys), "x-stack-refresh-token": answer.refresh_token },
@@ -186,11 +180,11 @@ async function expectWorkingTokens(answer: SignInAnswer, userId: string) {
 
 /** Sends a sign-in code and returns the magic link's code from the e-mail. */
 async function otpCodeFor(email: string, headers: Record<string, string> = {}): Promise<string> {
-  await json(await post(SEND_OTP, { email, callback_url: MAGIC_CALLBACK }, headers));
+  await expectJson(await post(SEND_OTP, { email, callback_url: MAGIC_CALLBACK }, headers));
   const res = await server.request(`${EMAILS}?to=${encodeURIComponent(email)}`, {
     headers: accessHeaders("admin", keys),
   });
-  const { items } = await json<{ items: { template_type: string; text: string | null }[] }>(res);
+  const { items } = await expectJson<{ items: { template_type: string; text: string | null }[] }>(res);
   const mail = items.find((item) => item.template_type === "magic_link");
   const code = new URL(firstLink(mail?.text ?? null) as string).searchParams.get("code");
   expect(code).toMatch(CODE);
@@ -200,11 +194,13 @@ async function otpCodeFor(email: string, headers: Record<string, string> = {}): 
 describe("sign-in paths of a TOTP user", () => {
   it("signs a user without a TOTP secret in as before, by password and by one-time code", async () => {
     const user = await totpUser(null);
-    const byPassword = await json<SignInAnswer>(
+    const byPassword = await expectJson<SignInAnswer>(
       await post(SIGN_IN, { email: user.email, password: PASSWORD }),
     );
     expect(byPassword.user_id).toBe(user.userId);
-    const byOtp = await json<MfaAnswer>(await post(OTP_SIGN_IN, { code: await otpCodeFor(user.email) }));
+    const byOtp = await expectJson<MfaAnswer>(
+      await post(OTP_SIGN_IN, { code: await otpCodeFor(user.email) }),
+    );
     expect(byOtp).toMatchObject({ user_id: user.userId, is_new_user: false });
     expect(await sessionCount(user.userId)).toBe(3);
   });
@@ -217,7 +213,7 @@ describe("sign-in paths of a TOTP user", () => {
     const code = await passwordAttempt(user.email);
     expect(await sessionCount(user.userId)).toBe(before);
 
-    const answer = await json<MfaAnswer>(await mfaTotp(code, totp(user.secret)));
+    const answer = await expectJson<MfaAnswer>(await mfaTotp(code, totp(user.secret)));
     expect(Object.keys(answer).sort()).toEqual(["access_token", "is_new_user", "refresh_token", "user_id"]);
     expect(answer.is_new_user).toBe(false);
     await expectWorkingTokens(answer, user.userId);
@@ -236,7 +232,7 @@ describe("sign-in paths of a TOTP user", () => {
   it("rehashes an imported password hash even when the sign-in pauses", async () => {
     const email = uniqueEmail("imported");
     const secret = newSecret();
-    const created = await json<{ id: string }>(
+    const created = await expectJson<{ id: string }>(
       await post(
         "/api/v1/users",
         {
@@ -254,7 +250,7 @@ describe("sign-in paths of a TOTP user", () => {
     const stored = await server.deps.usersRepo.find(keys.projectId, created.id);
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await sessionCount(created.id)).toBe(0);
-    await expectWorkingTokens(await json<MfaAnswer>(await mfaTotp(code, totp(secret))), created.id);
+    await expectWorkingTokens(await expectJson<MfaAnswer>(await mfaTotp(code, totp(secret))), created.id);
   });
 
   it("pauses a one-time-code sign-in: the code is used up and no session opens", async () => {
@@ -265,13 +261,13 @@ describe("sign-in paths of a TOTP user", () => {
     expect(await sessionCount(user.userId)).toBe(before);
     await expectKnownError(await post(OTP_SIGN_IN, { code: otpCode }), "VERIFICATION_CODE_ALREADY_USED");
 
-    const answer = await json<MfaAnswer>(await mfaTotp(code, totp(user.secret)));
+    const answer = await expectJson<MfaAnswer>(await mfaTotp(code, totp(user.secret)));
     expect(answer.is_new_user).toBe(false);
     await expectWorkingTokens(answer, user.userId);
   });
 
   it("carries is_new_user over: an anonymous user with a TOTP secret upgraded by one-time code", async () => {
-    const anonymous = await json<SignInAnswer>(await post(ANONYMOUS, {}));
+    const anonymous = await expectJson<SignInAnswer>(await post(ANONYMOUS, {}));
     const secret = newSecret();
     await patchMe(anonymous.access_token, { totp_secret_base64: secret }, ANON);
     const email = uniqueEmail("anon-otp");
@@ -279,13 +275,13 @@ describe("sign-in paths of a TOTP user", () => {
     const code = await attemptCodeOf(
       await post(OTP_SIGN_IN, { code: otpCode }, withToken(anonymous.access_token, ANON)),
     );
-    const answer = await json<MfaAnswer>(await mfaTotp(code, totp(secret)));
+    const answer = await expectJson<MfaAnswer>(await mfaTotp(code, totp(secret)));
     expect(answer).toMatchObject({ user_id: anonymous.user_id, is_new_user: true });
     expect(await readMe(answer.access_token)).toMatchObject({ id: anonymous.user_id, is_anonymous: false });
   });
 
   it("pauses a password sign-up that upgrades an anonymous user with a TOTP secret", async () => {
-    const anonymous = await json<SignInAnswer>(await post(ANONYMOUS, {}));
+    const anonymous = await expectJson<SignInAnswer>(await post(ANONYMOUS, {}));
     const secret = newSecret();
     await patchMe(anonymous.access_token, { totp_secret_base64: secret }, ANON);
     const sessionsBefore = await sessionCount(anonymous.user_id);
@@ -297,14 +293,16 @@ describe("sign-in paths of a TOTP user", () => {
       ),
     );
     expect(await sessionCount(anonymous.user_id)).toBe(sessionsBefore);
-    const answer = await json<MfaAnswer>(await mfaTotp(code, totp(secret)));
+    const answer = await expectJson<MfaAnswer>(await mfaTotp(code, totp(secret)));
     expect(answer).toMatchObject({ user_id: anonymous.user_id, is_new_user: true });
   });
 
   it("no longer asks once the secret is removed", async () => {
     const user = await totpUser();
     await patchMe(user.token, { totp_secret_base64: null });
-    const answer = await json<SignInAnswer>(await post(SIGN_IN, { email: user.email, password: PASSWORD }));
+    const answer = await expectJson<SignInAnswer>(
+      await post(SIGN_IN, { email: user.email, password: PASSWORD }),
+    );
     expect(answer.user_id).toBe(user.userId);
     expect(decodeJwt(answer.access_token).requires_totp_mfa).toBe(false);
   });
@@ -316,13 +314,16 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
     const code = await passwordAttempt(user.email);
     await expectKnownError(await mfaTotp(code, totp(user.secret, -2)), "INVALID_TOTP_CODE");
     await expectKnownError(await mfaTotp(code, totp(user.secret, 1)), "INVALID_TOTP_CODE");
-    await expectWorkingTokens(await json<MfaAnswer>(await mfaTotp(code, totp(user.secret, -1))), user.userId);
+    await expectWorkingTokens(
+      await expectJson<MfaAnswer>(await mfaTotp(code, totp(user.secret, -1))),
+      user.userId,
+    );
   });
 
   it("accepts each value once: the same value (or an earlier one) is refused after it signed in", async () => {
     const user = await totpUser();
     const value = totp(user.secret);
-    await json(await mfaTotp(await passwordAttempt(user.email), value));
+    await expectJson(await mfaTotp(await passwordAttempt(user.email), value));
 
     const code = await passwordAttempt(user.email);
     const refused = await expectKnownError(await mfaTotp(code, value), "INVALID_TOTP_CODE");
@@ -330,7 +331,10 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
     await expectKnownError(await mfaTotp(code, totp(user.secret, -1)), "INVALID_TOTP_CODE");
     // The attempt code is still good: the next step's value signs in once its step has come.
     server.clock.advance(STEP_MS);
-    await expectWorkingTokens(await json<MfaAnswer>(await mfaTotp(code, totp(user.secret))), user.userId);
+    await expectWorkingTokens(
+      await expectJson<MfaAnswer>(await mfaTotp(code, totp(user.secret))),
+      user.userId,
+    );
   });
 
   it("lets only one of two concurrent sign-ins with the same value through", async () => {
@@ -366,7 +370,7 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
     const early = await passwordAttempt(user.email);
     const late = await passwordAttempt(user.email);
     server.clock.advance(5 * MINUTE - 1);
-    await json(await mfaTotp(early, totp(user.secret)));
+    await expectJson(await mfaTotp(early, totp(user.secret)));
     server.clock.advance(STEP_MS + 1);
     await expectKnownError(await mfaTotp(late, totp(user.secret)), "VERIFICATION_CODE_EXPIRED");
   });
@@ -374,7 +378,7 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
   it("refuses a used, unknown or foreign attempt code with the verification-code errors", async () => {
     const user = await totpUser();
     const code = await passwordAttempt(user.email);
-    await json(await mfaTotp(code, totp(user.secret)));
+    await expectJson(await mfaTotp(code, totp(user.secret)));
     server.clock.advance(STEP_MS);
     await expectKnownError(await mfaTotp(code, totp(user.secret)), "VERIFICATION_CODE_ALREADY_USED");
 
@@ -391,7 +395,7 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
     );
     // Upper case is the same code (codes are lower-cased on input).
     server.clock.advance(STEP_MS);
-    await json(await mfaTotp(fresh.toUpperCase(), totp(user.secret)));
+    await expectJson(await mfaTotp(fresh.toUpperCase(), totp(user.secret)));
   });
 
   it("refuses the attempt code of a user deleted since the first step", async () => {
@@ -411,7 +415,7 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
     for (const type of ["server", "admin"] as const) {
       const code = await passwordAttempt(user.email);
       server.clock.advance(STEP_MS);
-      const answer = await json<MfaAnswer>(
+      const answer = await expectJson<MfaAnswer>(
         await post(MFA_SIGN_IN, { code, type: "totp", totp: totp(user.secret) }, {}, type),
       );
       expect(answer.user_id).toBe(user.userId);
@@ -448,7 +452,7 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
       "Request validation failed on POST /api/v1/auth/mfa/sign-in:\n  - body contains unknown properties: extra",
     );
     // None of these used the code up.
-    await json(await mfaTotp(code, value));
+    await expectJson(await mfaTotp(code, value));
   });
 
   it("counts submissions against the caller's IP (60 per minute)", async () => {
@@ -471,7 +475,7 @@ describe("recovery codes [GO]", () => {
     post(RECOVERY_CODES, {}, withToken(token), type);
 
   async function recoveryCodes(token: string): Promise<string[]> {
-    const { recovery_codes } = await json<{ recovery_codes: string[] }>(await generate(token));
+    const { recovery_codes } = await expectJson<{ recovery_codes: string[] }>(await generate(token));
     expect(recovery_codes).toHaveLength(10);
     for (const code of recovery_codes) expect(code).toMatch(RECOVERY_CODE);
     expect(new Set(recovery_codes).size).toBe(10);
@@ -481,14 +485,14 @@ describe("recovery codes [GO]", () => {
   it("signs in once with each code; any case, with or without the hyphen", async () => {
     const user = await totpUser();
     const [first, second] = (await recoveryCodes(user.token)) as [string, string];
-    const answer = await json<MfaAnswer>(await mfaRecovery(await passwordAttempt(user.email), first));
+    const answer = await expectJson<MfaAnswer>(await mfaRecovery(await passwordAttempt(user.email), first));
     expect(answer.is_new_user).toBe(false);
     await expectWorkingTokens(answer, user.userId);
 
     const code = await passwordAttempt(user.email);
     await expectTextError(await mfaRecovery(code, first), 400, "Invalid recovery code.");
     await expectTextError(await mfaRecovery(code, "00000-00000"), 400, "Invalid recovery code.");
-    await json(await mfaRecovery(code, second.replace("-", "").toUpperCase()));
+    await expectJson(await mfaRecovery(code, second.replace("-", "").toUpperCase()));
   });
 
   it("counts a wrong recovery code as a submission of the attempt code", async () => {
@@ -500,7 +504,7 @@ describe("recovery codes [GO]", () => {
     }
     await expectKnownError(await mfaRecovery(code, good), "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
     // The code was not used: the next sign-in takes it.
-    await json(await mfaRecovery(await passwordAttempt(user.email), good));
+    await expectJson(await mfaRecovery(await passwordAttempt(user.email), good));
   });
 
   it("voids the earlier codes when new ones are made", async () => {
@@ -509,7 +513,7 @@ describe("recovery codes [GO]", () => {
     const [fresh] = (await recoveryCodes(user.token)) as [string];
     const code = await passwordAttempt(user.email);
     await expectTextError(await mfaRecovery(code, old), 400, "Invalid recovery code.");
-    await json(await mfaRecovery(code, fresh));
+    await expectJson(await mfaRecovery(code, fresh));
   });
 
   it("voids the codes when the secret is removed or replaced", async () => {
@@ -526,7 +530,7 @@ describe("recovery codes [GO]", () => {
     const code = await passwordAttempt(user.email);
     await expectTextError(await mfaRecovery(code, a), 400, "Invalid recovery code.");
     await expectTextError(await mfaRecovery(code, b), 400, "Invalid recovery code.");
-    await json(await mfaTotp(code, totp(secret)));
+    await expectJson(await mfaTotp(code, totp(secret)));
 
     const [c] = (await recoveryCodes(user.token)) as [string];
     await patchMe(user.token, { totp_secret_base64: newSecret() });
@@ -552,7 +556,9 @@ describe("recovery codes [GO]", () => {
     );
     await expectKnownError(await post(RECOVERY_CODES, { count: 5 }, withToken(user.token)), "SCHEMA_ERROR");
     // A server caller acts for the user of the access token.
-    const { recovery_codes } = await json<{ recovery_codes: string[] }>(await generate(user.token, "server"));
-    await json(await mfaRecovery(await passwordAttempt(user.email), recovery_codes[0] as string));
+    const { recovery_codes } = await expectJson<{ recovery_codes: string[] }>(
+      await generate(user.token, "server"),
+    );
+    await expectJson(await mfaRecovery(await passwordAttempt(user.email), recovery_codes[0] as string));
   });
 });

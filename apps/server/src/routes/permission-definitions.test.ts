@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import type { NewProject } from "../services/projects.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -61,12 +61,6 @@ type Json = Record<string, unknown>;
 type Definition = { id: string; description?: string; contained_permission_ids: string[] };
 type Grant = { id: string; team_id: string; user_id: string };
 
-async function json(res: Response, status = 200): Promise<Json> {
-  const body = await res.text();
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return JSON.parse(body) as Json;
-}
-
 function send(headers: Record<string, string>, method: string, path: string, body?: unknown) {
   const all: Record<string, string> = { "x-forwarded-for": uniqueIp(), ...headers };
   if (body !== undefined) all["content-type"] = "application/json";
@@ -86,7 +80,7 @@ async function setup(config: NewProject["config"] = {}) {
   const admin = as("admin");
   const srv = as("server");
   const user = async () => (await server.signIn(projectId)).userId;
-  const definitions = async () => (await json(await admin("GET", DEFINITIONS))).items as Definition[];
+  const definitions = async () => (await expectJson(await admin("GET", DEFINITIONS))).items as Definition[];
   return {
     projectId,
     keys,
@@ -97,12 +91,15 @@ async function setup(config: NewProject["config"] = {}) {
     definitions,
     /** The ids of the project's own definitions, in the listing's order. */
     customIds: async () => (await definitions()).map((d) => d.id).filter((id) => !id.startsWith("$")),
-    create: async (definition: Json) => json(await admin("POST", DEFINITIONS, definition), 201),
+    create: async (definition: Json) => expectJson(await admin("POST", DEFINITIONS, definition), 201),
     /** A team created by a new user (creator defaults), with `members` more users added (member defaults). */
     team: async (members = 0) => {
       const creator = await user();
       const team = (
-        await json(await srv("POST", "/api/v1/teams", { display_name: "T", creator_user_id: creator }), 201)
+        await expectJson(
+          await srv("POST", "/api/v1/teams", { display_name: "T", creator_user_id: creator }),
+          201,
+        )
       ).id as string;
       const others: string[] = [];
       for (let i = 0; i < members; i++) others.push(await join(team));
@@ -112,14 +109,14 @@ async function setup(config: NewProject["config"] = {}) {
     /** The permission ids a member holds, direct grants only or expanded. */
     held: async (team: string, userId: string, recursive = false) => {
       const res = await srv("GET", `${PERMISSIONS}?team_id=${team}&user_id=${userId}&recursive=${recursive}`);
-      return ((await json(res)).items as Grant[]).map((g) => g.id);
+      return ((await expectJson(res)).items as Grant[]).map((g) => g.id);
     },
     config: async () => (await server.deps.projects.find(projectId))?.config,
   };
 
   async function join(team: string) {
     const member = await user();
-    await json(await srv("POST", `/api/v1/team-memberships/${team}/${member}`), 201);
+    await expectJson(await srv("POST", `/api/v1/team-memberships/${team}/${member}`), 201);
     return member;
   }
 }
@@ -127,7 +124,7 @@ async function setup(config: NewProject["config"] = {}) {
 describe("GET /team-permission-definitions", () => {
   it("lists the system permissions and the project's definitions, sorted by id", async () => {
     const s = await setup();
-    expect(await json(await s.admin("GET", DEFINITIONS))).toEqual({
+    expect(await expectJson(await s.admin("GET", DEFINITIONS))).toEqual({
       items: [...SYSTEM, TEAM_ADMIN, TEAM_MEMBER],
       is_paginated: false,
     });
@@ -161,7 +158,7 @@ describe("GET /team-permission-definitions", () => {
 describe("POST /team-permission-definitions", () => {
   it("creates a definition (201) containing system and custom permissions, each once", async () => {
     const s = await setup();
-    const created = await json(
+    const created = await expectJson(
       await s.admin("POST", DEFINITIONS, {
         id: "billing:read",
         description: "Read billing",
@@ -247,12 +244,12 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
     const s = await setup();
     await s.create({ id: "editor", description: "Edits", contained_permission_ids: ["$update_team"] });
     const path = `${DEFINITIONS}/editor`;
-    expect(await json(await s.admin("PATCH", path, { description: "Edits things" }))).toEqual({
+    expect(await expectJson(await s.admin("PATCH", path, { description: "Edits things" }))).toEqual({
       id: "editor",
       description: "Edits things",
       contained_permission_ids: ["$update_team"],
     });
-    const changed = await json(
+    const changed = await expectJson(
       await s.admin("PATCH", path, { contained_permission_ids: ["team_member", "editor", "team_member"] }),
     );
     expect(changed).toEqual({
@@ -260,9 +257,9 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
       description: "Edits things",
       contained_permission_ids: ["team_member", "editor"],
     });
-    expect(await json(await s.admin("PATCH", path, {}))).toEqual(changed);
-    expect(await json(await s.admin("PATCH", path))).toEqual(changed);
-    expect(await json(await s.admin("PATCH", path, { id: "editor" }))).toEqual(changed);
+    expect(await expectJson(await s.admin("PATCH", path, {}))).toEqual(changed);
+    expect(await expectJson(await s.admin("PATCH", path))).toEqual(changed);
+    expect(await expectJson(await s.admin("PATCH", path, { id: "editor" }))).toEqual(changed);
     expect((await s.definitions()).find((d) => d.id === "editor")).toEqual(changed);
   });
 
@@ -320,11 +317,11 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
     await s.create({ id: "untouched", contained_permission_ids: ["$read_members"] });
     const { team, creator, members } = await s.team(1);
     const bob = members[0] as string;
-    await json(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/reviewer`), 201);
+    await expectJson(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/reviewer`), 201);
     expect(await s.held(team, bob)).toEqual(["editor", "reviewer"]);
     const events = (await server.deps.events.list(s.projectId)).length;
 
-    const renamed = await json(
+    const renamed = await expectJson(
       await s.admin("PATCH", `${DEFINITIONS}/editor`, { id: "writer", description: "Writes" }),
     );
     expect((await server.deps.events.list(s.projectId)).length).toBe(events);
@@ -344,7 +341,9 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
     expect(await s.held(team, bob)).toEqual(["reviewer", "writer"]);
     expect(await s.held(team, bob, true)).toEqual(["$read_members", "$update_team", "reviewer", "writer"]);
     expect(await s.held(team, creator)).toEqual(["team_admin", "writer"]);
-    const recursive = await json(await s.server("GET", `${PERMISSIONS}?recursive=true&permission_id=writer`));
+    const recursive = await expectJson(
+      await s.server("GET", `${PERMISSIONS}?recursive=true&permission_id=writer`),
+    );
     expect((recursive.items as Grant[]).map((g) => g.user_id).sort()).toEqual([bob, creator].sort());
     const config = await s.config();
     expect(config?.team_creator_default_permissions).toEqual([{ id: "team_admin" }, { id: "writer" }]);
@@ -359,7 +358,9 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
       await s.server("POST", `${PERMISSIONS}/${team}/${bob}/editor`),
       "PERMISSION_NOT_FOUND",
     );
-    const fresh = await json(await s.server("GET", `${PERMISSIONS}?recursive=true&permission_id=editor`));
+    const fresh = await expectJson(
+      await s.server("GET", `${PERMISSIONS}?recursive=true&permission_id=editor`),
+    );
     expect(fresh.items).toEqual([]);
   });
 
@@ -367,13 +368,13 @@ describe("PATCH /team-permission-definitions/{permission_id}", () => {
     const s = await setup();
     await s.create({ id: "loop", contained_permission_ids: ["loop", "$delete_team"] });
     const before = await s.config();
-    expect(await json(await s.admin("PATCH", `${DEFINITIONS}/loop`, { id: "ring" }))).toEqual({
+    expect(await expectJson(await s.admin("PATCH", `${DEFINITIONS}/loop`, { id: "ring" }))).toEqual({
       id: "ring",
       contained_permission_ids: ["ring", "$delete_team"],
     });
     expect(await s.config()).toEqual(before);
     // Renaming a default definition rewrites the default list that names it.
-    await json(await s.admin("PATCH", `${DEFINITIONS}/team_member`, { id: "member" }));
+    await expectJson(await s.admin("PATCH", `${DEFINITIONS}/team_member`, { id: "member" }));
     const config = await s.config();
     expect(config?.team_member_default_permissions).toEqual([{ id: "member" }]);
     expect(config?.team_creator_default_permissions).toEqual([{ id: "team_admin" }]);
@@ -387,11 +388,11 @@ describe("DELETE /team-permission-definitions/{permission_id}", () => {
     await s.create({ id: "reviewer", contained_permission_ids: ["editor", "$read_members", "editor"] });
     const { team, members } = await s.team(1);
     const bob = members[0] as string;
-    await json(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/reviewer`), 201);
+    await expectJson(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/reviewer`), 201);
     expect(await s.held(team, bob)).toEqual(["editor", "reviewer", "team_member"]);
     const events = (await server.deps.events.list(s.projectId)).length;
 
-    expect(await json(await s.admin("DELETE", `${DEFINITIONS}/editor`))).toEqual({ success: true });
+    expect(await expectJson(await s.admin("DELETE", `${DEFINITIONS}/editor`))).toEqual({ success: true });
     expect(await s.customIds()).toEqual(["reviewer", "team_admin", "team_member"]);
     expect((await s.definitions()).find((d) => d.id === "reviewer")).toEqual({
       id: "reviewer",
@@ -428,7 +429,7 @@ describe("DELETE /team-permission-definitions/{permission_id}", () => {
       await s.admin("DELETE", `${DEFINITIONS}/editor`, { id: "editor" }),
       "SCHEMA_ERROR",
     );
-    expect(await json(await s.admin("DELETE", `${DEFINITIONS}/editor`, {}))).toEqual({ success: true });
+    expect(await expectJson(await s.admin("DELETE", `${DEFINITIONS}/editor`, {}))).toEqual({ success: true });
     await expectKnownError(await s.admin("DELETE", `${DEFINITIONS}/editor`, {}), "PERMISSION_NOT_FOUND");
     expect((await s.definitions()).map((d) => d.id)).toEqual([
       ...SYSTEM.map((d) => d.id),
@@ -443,13 +444,13 @@ describe("cycles", () => {
     const s = await setup();
     await s.create({ id: "a", contained_permission_ids: ["$remove_members"] });
     await s.create({ id: "b", contained_permission_ids: ["a", "$update_team"] });
-    await json(
+    await expectJson(
       await s.admin("PATCH", `${DEFINITIONS}/a`, { contained_permission_ids: ["$remove_members", "b"] }),
     );
     const { team } = await s.team();
     const signedIn = await server.signIn(s.projectId);
     const bob = signedIn.userId;
-    await json(await s.server("POST", `/api/v1/team-memberships/${team}/${bob}`), 201);
+    await expectJson(await s.server("POST", `/api/v1/team-memberships/${team}/${bob}`), 201);
     const rename = () =>
       send(
         { ...accessHeaders("client", s.keys), "x-stack-access-token": signedIn.accessToken },
@@ -462,7 +463,7 @@ describe("cycles", () => {
       user_id: bob,
       permission_id: "$update_team",
     });
-    await json(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/a`), 201);
+    await expectJson(await s.server("POST", `${PERMISSIONS}/${team}/${bob}/a`), 201);
     expect(await s.held(team, bob, true)).toEqual([
       "$invite_members",
       "$read_members",
@@ -472,18 +473,18 @@ describe("cycles", () => {
       "b",
       "team_member",
     ]);
-    await json(await s.server("DELETE", `${PERMISSIONS}/${team}/${bob}/team_member`));
+    await expectJson(await s.server("DELETE", `${PERMISSIONS}/${team}/${bob}/team_member`));
     expect(await s.held(team, bob, true)).toEqual(["$remove_members", "$update_team", "a", "b"]);
-    expect((await json(await rename())).display_name).toBe("Renamed");
+    expect((await expectJson(await rename())).display_name).toBe("Renamed");
     // Renaming one end of the cycle keeps it closed.
-    await json(await s.admin("PATCH", `${DEFINITIONS}/b`, { id: "c" }));
+    await expectJson(await s.admin("PATCH", `${DEFINITIONS}/b`, { id: "c" }));
     expect((await s.definitions()).filter((d) => ["a", "c"].includes(d.id))).toEqual([
       { id: "a", contained_permission_ids: ["$remove_members", "c"] },
       { id: "c", contained_permission_ids: ["a", "$update_team"] },
     ]);
     expect(await s.held(team, bob, true)).toEqual(["$remove_members", "$update_team", "a", "c"]);
     // Deleting it opens the cycle.
-    await json(await s.admin("DELETE", `${DEFINITIONS}/c`));
+    await expectJson(await s.admin("DELETE", `${DEFINITIONS}/c`));
     expect(await s.held(team, bob, true)).toEqual(["$remove_members", "a"]);
   });
 });
@@ -527,17 +528,17 @@ describe("access", () => {
         path,
         body,
       );
-    expect(await json(await byOwner("POST", DEFINITIONS, { id: "other" }), 201)).toEqual({
+    expect(await expectJson(await byOwner("POST", DEFINITIONS, { id: "other" }), 201)).toEqual({
       id: "other",
       contained_permission_ids: [],
     });
-    expect(await json(await byOwner("PATCH", `${DEFINITIONS}/editor`, { description: "x" }))).toEqual({
+    expect(await expectJson(await byOwner("PATCH", `${DEFINITIONS}/editor`, { description: "x" }))).toEqual({
       id: "editor",
       description: "x",
       contained_permission_ids: [],
     });
-    expect(await json(await byOwner("DELETE", `${DEFINITIONS}/editor`))).toEqual({ success: true });
-    const listed = (await json(await byOwner("GET", DEFINITIONS))).items as Definition[];
+    expect(await expectJson(await byOwner("DELETE", `${DEFINITIONS}/editor`))).toEqual({ success: true });
+    const listed = (await expectJson(await byOwner("GET", DEFINITIONS))).items as Definition[];
     expect(listed.map((d) => d.id).filter((id) => !id.startsWith("$"))).toEqual([
       "other",
       "team_admin",

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { firstLink } from "../email/worker.ts";
 import type { Project } from "../services/projects.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -84,12 +84,6 @@ const get = (path: string, type: Access, user?: User) =>
 const del = (path: string, type: Access, user?: User) =>
   server.request(path, { method: "DELETE", headers: headers(type, user), body: "{}" });
 
-async function json<T>(res: Response, status = 200): Promise<T> {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
-
 async function makeTeam(displayName: string, creatorUserId?: string): Promise<string> {
   const team = await inTransaction(server.deps.db, (tx) =>
     server.deps.teams.create(tx, project, { displayName }, creatorUserId),
@@ -132,7 +126,7 @@ async function addChannel(userId: string, value: string, isVerified: boolean) {
 
 /** Sends an invitation as the server; returns its id and the code of the e-mailed link. */
 async function invite(teamId: string, email: string): Promise<{ id: string; code: string }> {
-  const { id } = await json<{ id: string }>(
+  const { id } = await expectJson<{ id: string }>(
     await post(SEND, { team_id: teamId, email, callback_url: CALLBACK }, "server"),
   );
   const [mail] = await server.deps.outbox.list(project.id, { to: email, limit: 1 });
@@ -142,7 +136,8 @@ async function invite(teamId: string, email: string): Promise<{ id: string; code
 }
 
 const listFor = async (query: string, type: Access, user?: User) =>
-  (await json<{ items: Invitation[]; is_paginated: false }>(await get(`${BASE}?${query}`, type, user))).items;
+  (await expectJson<{ items: Invitation[]; is_paginated: false }>(await get(`${BASE}?${query}`, type, user)))
+    .items;
 
 const isMember = async (teamId: string, userId: string) =>
   (await server.deps.teamsRepo.findMember(teamId, userId)) !== undefined;
@@ -164,7 +159,7 @@ describe("POST /team-invitations/send-code", () => {
     const teamId = await makeTeam("Rocket & Co");
     const email = uniqueEmail("invitee");
     const res = await post(SEND, { team_id: teamId, email, callback_url: CALLBACK }, "server");
-    const body = await json<{ success: true; id: string }>(res);
+    const body = await expectJson<{ success: true; id: string }>(res);
     expect(body).toEqual({ success: true, id: expect.stringMatching(UUID) });
 
     const [mail] = await server.deps.outbox.list(project.id, { to: email });
@@ -205,7 +200,7 @@ describe("POST /team-invitations/send-code", () => {
         type,
         user,
       );
-      expect((await json<{ success: boolean }>(res)).success).toBe(true);
+      expect((await expectJson<{ success: boolean }>(res)).success).toBe(true);
     }
     expect(await listFor(`team_id=${teamId}`, "admin")).toHaveLength(3);
   });
@@ -369,7 +364,7 @@ describe("GET /team-invitations", () => {
     const used = await invite(beta, email);
     await invite(gone, email);
     await invite(alpha, uniqueEmail("someone-else"));
-    await json(await post(ACCEPT, { code: used.code }, "client", await signIn()));
+    await expectJson(await post(ACCEPT, { code: used.code }, "client", await signIn()));
     await inTransaction(server.deps.db, (tx) => server.deps.teamsRepo.deleteTeam(tx, gone));
 
     const expected = [
@@ -416,7 +411,7 @@ describe("DELETE /team-invitations/{id}", () => {
     const teamId = await makeTeam("Revoking");
     const invitation = await invite(teamId, uniqueEmail());
     const kept = await invite(teamId, uniqueEmail());
-    expect(await json(await del(`${BASE}/${invitation.id}?team_id=${teamId}`, "server"))).toEqual({
+    expect(await expectJson(await del(`${BASE}/${invitation.id}?team_id=${teamId}`, "server"))).toEqual({
       success: true,
     });
     expect((await listFor(`team_id=${teamId}`, "server")).map((i) => i.id)).toEqual([kept.id]);
@@ -481,8 +476,8 @@ describe("DELETE /team-invitations/{id}", () => {
       user_id: outsider.userId,
     });
     await expectKnownError(await del(path(first.id), "client"), "USER_AUTHENTICATION_REQUIRED");
-    expect(await json(await del(path(first.id), "client", remover))).toEqual({ success: true });
-    expect(await json(await del(path(second.id), "client", creator))).toEqual({ success: true });
+    expect(await expectJson(await del(path(first.id), "client", remover))).toEqual({ success: true });
+    expect(await expectJson(await del(path(second.id), "client", creator))).toEqual({ success: true });
     expect(await listFor(`team_id=${teamId}`, "server")).toEqual([]);
   });
 });
@@ -493,7 +488,7 @@ describe("POST /team-invitations/accept", () => {
     const { code } = await invite(teamId, uniqueEmail());
     const user = await signIn();
     const events = await eventsDuring(async () => {
-      expect(await json(await post(ACCEPT, { code: code.toUpperCase() }, "client", user))).toEqual({});
+      expect(await expectJson(await post(ACCEPT, { code: code.toUpperCase() }, "client", user))).toEqual({});
     });
     expect(events).toEqual(joinedEvents(teamId, user.userId));
     expect(await isMember(teamId, user.userId)).toBe(true);
@@ -513,7 +508,7 @@ describe("POST /team-invitations/accept", () => {
     const teamId = await makeTeam("Already", creator.userId);
     const { code } = await invite(teamId, uniqueEmail());
     const events = await eventsDuring(async () => {
-      expect(await json(await post(ACCEPT, { code }, "client", creator))).toEqual({});
+      expect(await expectJson(await post(ACCEPT, { code }, "client", creator))).toEqual({});
     });
     expect(events).toEqual([]);
     expect(await server.deps.teamsRepo.listGrants(project.id, { teamId, userId: creator.userId })).toEqual([
@@ -527,7 +522,7 @@ describe("POST /team-invitations/accept", () => {
     for (const type of ["server", "admin"] as const) {
       const { code } = await invite(teamId, uniqueEmail());
       const user = await signIn();
-      expect(await json(await post(ACCEPT, { code }, type, user))).toEqual({});
+      expect(await expectJson(await post(ACCEPT, { code }, type, user))).toEqual({});
       expect(await isMember(teamId, user.userId)).toBe(true);
     }
   });
@@ -563,7 +558,7 @@ describe("POST /team-invitations/accept", () => {
     );
     expect(await isMember(teamId, anonymous.userId)).toBe(false);
     const user = await signIn();
-    expect(await json(await post(ACCEPT, { code }, "client", user))).toEqual({});
+    expect(await expectJson(await post(ACCEPT, { code }, "client", user))).toEqual({});
   });
 
   it("answers the verification-code and schema errors", async () => {
@@ -605,7 +600,7 @@ describe("POST /team-invitations/accept", () => {
         "VERIFICATION_CODE_NOT_FOUND",
       );
     }
-    expect(await json(await post(CHECK, { code }, "client", user))).toEqual({ is_code_valid: true });
+    expect(await expectJson(await post(CHECK, { code }, "client", user))).toEqual({ is_code_valid: true });
     await expectKnownError(
       await post(ACCEPT, { code }, "client", user),
       "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
@@ -633,14 +628,14 @@ describe("check-code and details", () => {
     const { code } = await invite(teamId, uniqueEmail());
     const user = await signIn();
     for (const type of ["client", "server"] as const) {
-      expect(await json(await post(CHECK, { code }, type, user))).toEqual({ is_code_valid: true });
-      expect(await json(await post(DETAILS, { code }, type, user))).toEqual({
+      expect(await expectJson(await post(CHECK, { code }, type, user))).toEqual({ is_code_valid: true });
+      expect(await expectJson(await post(DETAILS, { code }, type, user))).toEqual({
         team_id: teamId,
         team_display_name: "Described",
       });
     }
     expect(await isMember(teamId, user.userId)).toBe(false);
-    expect(await json(await post(ACCEPT, { code }, "client", user))).toEqual({});
+    expect(await expectJson(await post(ACCEPT, { code }, "client", user))).toEqual({});
   });
 });
 
@@ -653,7 +648,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const teamId = await makeTeam("By id");
     const { id, code } = await invite(teamId, email.toUpperCase());
     const events = await eventsDuring(async () => {
-      expect(await json(await post(acceptPath(id), {}, "client", user))).toEqual({});
+      expect(await expectJson(await post(acceptPath(id), {}, "client", user))).toEqual({});
     });
     expect(events).toEqual(joinedEvents(teamId, user.userId));
     expect(await listFor("user_id=me", "client", user)).toEqual([]);
@@ -702,7 +697,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     );
     await expectKnownError(await post(`${BASE}/${fresh.id}/accept`, {}, "client", user), "SCHEMA_ERROR");
     await expectKnownError(await post(acceptPath("nope"), {}, "client", user), "SCHEMA_ERROR");
-    expect(await json(await post(acceptPath(fresh.id, user.userId), {}, "client", user))).toEqual({});
+    expect(await expectJson(await post(acceptPath(fresh.id, user.userId), {}, "client", user))).toEqual({});
     expect(await isMember(teamId, user.userId)).toBe(true);
   });
 
@@ -713,7 +708,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const teamId = await makeTeam("Server side");
     const { id } = await invite(teamId, email);
     await expectKnownError(await post(acceptPath(id, randomUUID()), {}, "server", caller), "USER_NOT_FOUND");
-    expect(await json(await post(acceptPath(id, named.userId), {}, "server", caller))).toEqual({});
+    expect(await expectJson(await post(acceptPath(id, named.userId), {}, "server", caller))).toEqual({});
     expect(await isMember(teamId, named.userId)).toBe(true);
     expect(await isMember(teamId, caller.userId)).toBe(false);
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { permissionDefinitions } from "../db/schema.ts";
 import type { PermissionDefinition } from "../services/permissions.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
 
 const TEAMS = "/api/v1/teams";
@@ -27,14 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type Json = Record<string, unknown>;
 type Grant = { id: string; team_id: string; user_id: string };
-
-async function json(res: Response, status = 200): Promise<Json> {
-  const body = await res.text();
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return JSON.parse(body) as Json;
-}
 
 /**
  * A project with custom definitions besides the defaults, a team made by Alice (team_admin) with Bob as member
@@ -65,9 +58,10 @@ async function setup(definitions: PermissionDefinition[] = []) {
   };
   const [alice, bob, carol] = [await user(), await user(), await user()];
   const srv = call("server");
-  const team = (await json(await srv("POST", TEAMS, { display_name: "T", creator_user_id: alice.id }), 201))
-    .id as string;
-  await json(await srv("POST", `/api/v1/team-memberships/${team}/${bob.id}`), 201);
+  const team = (
+    await expectJson(await srv("POST", TEAMS, { display_name: "T", creator_user_id: alice.id }), 201)
+  ).id as string;
+  await expectJson(await srv("POST", `/api/v1/team-memberships/${team}/${bob.id}`), 201);
   let seen = (await server.deps.events.list(projectId)).length;
   return {
     projectId,
@@ -92,7 +86,7 @@ async function setup(definitions: PermissionDefinition[] = []) {
   };
 }
 
-const items = async (res: Response) => (await json(res)).items as Grant[];
+const items = async (res: Response) => (await expectJson(res)).items as Grant[];
 const ids = async (res: Response) => (await items(res)).map((g) => g.id);
 const grantEvent = (type: "created" | "deleted", id: string, teamId: string, userId: string) => ({
   type: `team_permission.${type}`,
@@ -103,9 +97,9 @@ describe("GET /team-permissions", () => {
   it("lists direct grants by default, sorted by team, user and permission", async () => {
     const s = await setup();
     const other = (
-      await json(await s.server("POST", TEAMS, { display_name: "U", creator_user_id: s.bob.id }), 201)
+      await expectJson(await s.server("POST", TEAMS, { display_name: "U", creator_user_id: s.bob.id }), 201)
     ).id as string;
-    await json(await s.server("POST", s.grantPath(s.bob.id, "$update_team")), 201);
+    await expectJson(await s.server("POST", s.grantPath(s.bob.id, "$update_team")), 201);
     const expected = [
       { id: "team_admin", team_id: s.team, user_id: s.alice.id },
       { id: "$update_team", team_id: s.team, user_id: s.bob.id },
@@ -115,7 +109,10 @@ describe("GET /team-permissions", () => {
       const key = (g: Grant) => `${g.team_id} ${g.user_id} ${g.id}`;
       return key(a) < key(b) ? -1 : 1;
     });
-    expect(await json(await s.server("GET", PERMISSIONS))).toEqual({ items: expected, is_paginated: false });
+    expect(await expectJson(await s.server("GET", PERMISSIONS))).toEqual({
+      items: expected,
+      is_paginated: false,
+    });
     expect(await items(await s.admin("GET", `${PERMISSIONS}?recursive=false`))).toEqual(expected);
     expect(await items(await s.server("GET", `${PERMISSIONS}?team_id=${other}`))).toEqual([
       { id: "team_admin", team_id: other, user_id: s.bob.id },
@@ -160,8 +157,9 @@ describe("GET /team-permissions", () => {
       { id: "outer", contained_permission_ids: ["inner", "$invite_members"] },
       { id: "inner", contained_permission_ids: ["$delete_team"] },
     ]);
-    for (const id of ["ring:a", "outer"]) await json(await s.server("POST", s.grantPath(s.bob.id, id)), 201);
-    await json(await s.server("DELETE", s.grantPath(s.bob.id, "team_member")));
+    for (const id of ["ring:a", "outer"])
+      await expectJson(await s.server("POST", s.grantPath(s.bob.id, id)), 201);
+    await expectJson(await s.server("DELETE", s.grantPath(s.bob.id, "team_member")));
     const bobs = `${PERMISSIONS}?team_id=${s.team}&user_id=${s.bob.id}&recursive=true`;
     expect(await ids(await s.server("GET", bobs))).toEqual([
       "$delete_team",
@@ -175,7 +173,7 @@ describe("GET /team-permissions", () => {
     ]);
     // Bob now holds $update_team through the ring, so the enforcement check lets him rename the team.
     expect(
-      (await json(await s.client(s.bob.token)("PATCH", `${TEAMS}/${s.team}`, { display_name: "Ring" })))
+      (await expectJson(await s.client(s.bob.token)("PATCH", `${TEAMS}/${s.team}`, { display_name: "Ring" })))
         .display_name,
     ).toBe("Ring");
 
@@ -231,10 +229,10 @@ describe("POST /team-permissions/{team_id}/{user_id}/{permission_id}", () => {
     const s = await setup([{ id: "billing:read", contained_permission_ids: [] }]);
     const path = s.grantPath(s.bob.id, "billing:read");
     const expected = { id: "billing:read", team_id: s.team, user_id: s.bob.id };
-    expect(await json(await s.server("POST", path, {}), 201)).toEqual(expected);
-    expect(await json(await s.admin("POST", path), 201)).toEqual(expected);
+    expect(await expectJson(await s.server("POST", path, {}), 201)).toEqual(expected);
+    expect(await expectJson(await s.admin("POST", path), 201)).toEqual(expected);
     expect(await s.newEvents()).toEqual([grantEvent("created", "billing:read", s.team, s.bob.id)]);
-    expect(await json(await s.server("POST", s.grantPath(s.bob.id, "$remove_members")), 201)).toEqual({
+    expect(await expectJson(await s.server("POST", s.grantPath(s.bob.id, "$remove_members")), 201)).toEqual({
       id: "$remove_members",
       team_id: s.team,
       user_id: s.bob.id,
@@ -287,7 +285,7 @@ describe("DELETE /team-permissions/{team_id}/{user_id}/{permission_id}", () => {
   it("revokes direct grants only, recording team_permission.deleted", async () => {
     const s = await setup();
     const path = s.grantPath(s.bob.id, "team_member");
-    expect(await json(await s.server("DELETE", path, {}))).toEqual({ success: true });
+    expect(await expectJson(await s.server("DELETE", path, {}))).toEqual({ success: true });
     expect(await s.newEvents()).toEqual([grantEvent("deleted", "team_member", s.team, s.bob.id)]);
     expect(await ids(await s.server("GET", `${PERMISSIONS}?user_id=${s.bob.id}`))).toEqual([]);
     // Contained permissions are not grants of their own.

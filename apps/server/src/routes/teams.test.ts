@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { verificationCodes } from "../db/schema.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
 
 const TEAMS = "/api/v1/teams";
@@ -64,11 +64,11 @@ async function newProject(config: Json = {}) {
     /** A team made by the server, with `creatorId` as its creator when given. */
     team: async (name: string, creatorId?: string) => {
       const body = creatorId ? { display_name: name, creator_user_id: creatorId } : { display_name: name };
-      return (await json(await project.server("POST", TEAMS, body), 201)) as ServerTeam;
+      return (await expectJson(await project.server("POST", TEAMS, body), 201)) as ServerTeam;
     },
     /** Adds a member with the member defaults. */
     addMember: async (teamId: string, userId: string) =>
-      json(await project.server("POST", `${MEMBERSHIPS}/${teamId}/${userId}`, {}), 201),
+      expectJson(await project.server("POST", `${MEMBERSHIPS}/${teamId}/${userId}`, {}), 201),
   };
   return project;
 }
@@ -84,12 +84,6 @@ type ServerTeam = {
   created_at_millis: number;
 };
 
-async function json(res: Response, status = 200): Promise<Json> {
-  const body = await res.text();
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return JSON.parse(body) as Json;
-}
-
 const clientShape = (t: ServerTeam) => ({
   id: t.id,
   display_name: t.display_name,
@@ -101,7 +95,8 @@ const clientShape = (t: ServerTeam) => ({
 const list = (items: unknown[]) => ({ items, is_paginated: false });
 const permissionsOf = async (p: Project, teamId: string, userId: string) =>
   (
-    (await json(await p.server("GET", `${PERMISSIONS}?team_id=${teamId}&user_id=${userId}`))).items as Json[]
+    (await expectJson(await p.server("GET", `${PERMISSIONS}?team_id=${teamId}&user_id=${userId}`)))
+      .items as Json[]
   ).map((i) => i.id);
 const membership = (type: string, teamId: string, userId: string) => ({
   type: `team_membership.${type}`,
@@ -117,7 +112,7 @@ describe("POST /teams", () => {
     const p = await newProject();
     const alice = await p.user();
     await p.newEvents();
-    const team = await json(
+    const team = await expectJson(
       await p.client(alice.token)("POST", TEAMS, {
         display_name: "Alice's",
         profile_image_url: PNG,
@@ -147,7 +142,7 @@ describe("POST /teams", () => {
     ]);
     expect(await permissionsOf(p, id, alice.id)).toEqual(["team_admin"]);
     // Not selected: the SDK selects it itself.
-    expect((await json(await p.client(alice.token)("GET", ME))).selected_team_id).toBeNull();
+    expect((await expectJson(await p.client(alice.token)("GET", ME))).selected_team_id).toBeNull();
   });
 
   it("accepts `me` and the caller's own id as creator, and refuses anyone else", async () => {
@@ -157,7 +152,7 @@ describe("POST /teams", () => {
     const create = (creator: string) =>
       p.client(alice.token)("POST", TEAMS, { display_name: "T", creator_user_id: creator });
     for (const creator of ["me", alice.id]) {
-      const team = await json(await create(creator), 201);
+      const team = await expectJson(await create(creator), 201);
       expect(await permissionsOf(p, team.id as string, alice.id)).toEqual(["team_admin"]);
     }
     await expectTextError(
@@ -207,7 +202,7 @@ describe("POST /teams", () => {
       client_read_only_metadata: ["r"],
       server_metadata: { s: true },
     };
-    const team = await json(await p.server("POST", TEAMS, body), 201);
+    const team = await expectJson(await p.server("POST", TEAMS, body), 201);
     expect(team).toEqual({
       id: expect.any(String),
       ...body,
@@ -215,9 +210,9 @@ describe("POST /teams", () => {
       created_at_millis: server.clock.now().getTime(),
     });
     expect(await p.newEvents()).toEqual([{ type: "team.created", data: team }]);
-    expect(await json(await p.server("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(list([]));
+    expect(await expectJson(await p.server("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(list([]));
 
-    const owned = await json(
+    const owned = await expectJson(
       await p.admin("POST", TEAMS, { display_name: "B", creator_user_id: bob.id }),
       201,
     );
@@ -232,7 +227,7 @@ describe("POST /teams", () => {
   it("reads add_current_user=true (deprecated) as creator `me`", async () => {
     const p = await newProject();
     const bob = await p.user();
-    const team = await json(
+    const team = await expectJson(
       await p.serverAs(bob.token)("POST", `${TEAMS}?add_current_user=true`, { display_name: "A" }),
       201,
     );
@@ -252,7 +247,7 @@ describe("POST /teams", () => {
       team_creator_default_permissions: [{ id: "$update_team" }, { id: "no_such" }, { id: "team_member" }],
     });
     const alice = await p.user();
-    const team = await json(await p.client(alice.token)("POST", TEAMS, { display_name: "T" }), 201);
+    const team = await expectJson(await p.client(alice.token)("POST", TEAMS, { display_name: "T" }), 201);
     expect(await permissionsOf(p, team.id as string, alice.id)).toEqual(["$update_team", "team_member"]);
   });
 
@@ -280,7 +275,7 @@ describe("POST /teams", () => {
       "SCHEMA_ERROR",
     );
     expect(
-      (await json(await p.server("POST", TEAMS, { display_name: "x".repeat(256) }), 201)).display_name,
+      (await expectJson(await p.server("POST", TEAMS, { display_name: "x".repeat(256) }), 201)).display_name,
     ).toBe("x".repeat(256));
   });
 });
@@ -297,7 +292,7 @@ describe("GET /teams", () => {
     const second = await p.team("Second", alice.id);
     const mine = list([clientShape(first), clientShape(second)]);
     for (const query of ["", "?user_id=me", `?user_id=${alice.id}`]) {
-      expect(await json(await p.client(alice.token)("GET", `${TEAMS}${query}`))).toEqual(mine);
+      expect(await expectJson(await p.client(alice.token)("GET", `${TEAMS}${query}`))).toEqual(mine);
     }
     await expectTextError(
       await p.client(alice.token)("GET", `${TEAMS}?user_id=${bob.id}`),
@@ -321,10 +316,10 @@ describe("GET /teams", () => {
     const a = await p.team("A");
     server.clock.advance(1000);
     const b = await p.team("B", alice.id);
-    expect(await json(await p.server("GET", TEAMS))).toEqual(list([a, b]));
-    expect(await json(await p.admin("GET", `${TEAMS}?user_id=${alice.id}`))).toEqual(list([b]));
-    expect(await json(await p.serverAs(alice.token)("GET", `${TEAMS}?user_id=me`))).toEqual(list([b]));
-    expect(await json(await p.server("GET", `${TEAMS}?user_id=${UNKNOWN}`))).toEqual(list([]));
+    expect(await expectJson(await p.server("GET", TEAMS))).toEqual(list([a, b]));
+    expect(await expectJson(await p.admin("GET", `${TEAMS}?user_id=${alice.id}`))).toEqual(list([b]));
+    expect(await expectJson(await p.serverAs(alice.token)("GET", `${TEAMS}?user_id=me`))).toEqual(list([b]));
+    expect(await expectJson(await p.server("GET", `${TEAMS}?user_id=${UNKNOWN}`))).toEqual(list([]));
   });
 });
 
@@ -335,14 +330,14 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
     const bob = await p.user();
     const team = await p.team("T", alice.id);
     const path = `${TEAMS}/${team.id}`;
-    expect(await json(await p.client(alice.token)("GET", path))).toEqual(clientShape(team));
+    expect(await expectJson(await p.client(alice.token)("GET", path))).toEqual(clientShape(team));
     await expectKnownError(await p.client(bob.token)("GET", path), "TEAM_MEMBERSHIP_NOT_FOUND", {
       team_id: team.id,
       user_id: bob.id,
     });
     await expectKnownError(await p.client()("GET", path), "USER_AUTHENTICATION_REQUIRED");
-    expect(await json(await p.server("GET", path))).toEqual(team);
-    expect(await json(await p.admin("GET", path))).toEqual(team);
+    expect(await expectJson(await p.server("GET", path))).toEqual(team);
+    expect(await expectJson(await p.admin("GET", path))).toEqual(team);
     await expectKnownError(await p.server("GET", `${TEAMS}/${UNKNOWN}`), "TEAM_NOT_FOUND", {
       team_id: UNKNOWN,
     });
@@ -363,7 +358,7 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
     const path = `${TEAMS}/${team.id}`;
     await p.newEvents();
 
-    const changed = await json(
+    const changed = await expectJson(
       await p.client(alice.token)("PATCH", path, { display_name: "Renamed", client_metadata: { m: 1 } }),
     );
     const expected = { ...team, display_name: "Renamed", client_metadata: { m: 1 } };
@@ -402,7 +397,7 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
     await expectKnownError(await p.client(alice.token)("PATCH", path, { display_name: "" }), "SCHEMA_ERROR");
     expect(await p.newEvents()).toEqual([]);
 
-    const serverView = await json(
+    const serverView = await expectJson(
       await p.server("PATCH", path, {
         server_metadata: { s: 1 },
         client_read_only_metadata: "ro",
@@ -417,7 +412,7 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
     };
     expect(serverView).toEqual(final);
     // An empty update changes nothing but is still an update.
-    expect(await json(await p.admin("PATCH", path, {}))).toEqual(final);
+    expect(await expectJson(await p.admin("PATCH", path, {}))).toEqual(final);
     expect(await p.newEvents()).toEqual([
       { type: "team.updated", data: final },
       { type: "team.updated", data: final },
@@ -435,7 +430,7 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
     const team = await p.team("Doomed", alice.id);
     const kept = await p.team("Kept", alice.id);
     await p.addMember(team.id, bob.id);
-    await json(await p.client(bob.token)("PATCH", ME, { selected_team_id: team.id }));
+    await expectJson(await p.client(bob.token)("PATCH", ME, { selected_team_id: team.id }));
     const invite = (teamId: string) =>
       inTransaction(server.deps.db, (tx) =>
         server.deps.codes.create(tx, {
@@ -464,20 +459,20 @@ describe("GET, PATCH and DELETE /teams/{team_id}", () => {
       user_id: bob.id,
       permission_id: "$delete_team",
     });
-    expect(await json(await p.client(alice.token)("DELETE", path, {}))).toEqual({ success: true });
+    expect(await expectJson(await p.client(alice.token)("DELETE", path, {}))).toEqual({ success: true });
     expect(await p.newEvents()).toEqual([{ type: "team.deleted", data: { id: team.id } }]);
 
     await expectKnownError(await p.server("GET", path), "TEAM_NOT_FOUND");
-    expect(await json(await p.server("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(list([]));
-    expect(await json(await p.server("GET", `${PERMISSIONS}?team_id=${team.id}`))).toEqual(list([]));
-    const me = await json(await p.client(bob.token)("GET", ME));
+    expect(await expectJson(await p.server("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(list([]));
+    expect(await expectJson(await p.server("GET", `${PERMISSIONS}?team_id=${team.id}`))).toEqual(list([]));
+    const me = await expectJson(await p.client(bob.token)("GET", ME));
     expect({ id: me.selected_team_id, team: me.selected_team }).toEqual({ id: null, team: null });
     expect(await invitations()).toEqual([keptInvite.id]);
 
     await expectKnownError(await p.client(alice.token)("DELETE", path, {}), "TEAM_NOT_FOUND");
     await expectKnownError(await p.server("DELETE", path, {}), "TEAM_NOT_FOUND");
     await expectKnownError(await p.server("DELETE", `${TEAMS}/${kept.id}`, { x: 1 }), "SCHEMA_ERROR");
-    expect(await json(await p.admin("DELETE", `${TEAMS}/${kept.id}`))).toEqual({ success: true });
+    expect(await expectJson(await p.admin("DELETE", `${TEAMS}/${kept.id}`))).toEqual({ success: true });
     expect(await p.newEvents()).toEqual([{ type: "team.deleted", data: { id: kept.id } }]);
   });
 });
@@ -490,7 +485,10 @@ describe("team memberships", () => {
     const team = await p.team("T", alice.id);
     await p.newEvents();
     const path = `${MEMBERSHIPS}/${team.id}/${bob.id}`;
-    expect(await json(await p.server("POST", path, {}), 201)).toEqual({ team_id: team.id, user_id: bob.id });
+    expect(await expectJson(await p.server("POST", path, {}), 201)).toEqual({
+      team_id: team.id,
+      user_id: bob.id,
+    });
     expect(await p.newEvents()).toEqual([
       membership("created", team.id, bob.id),
       grant("created", "team_member", team.id, bob.id),
@@ -527,15 +525,17 @@ describe("team memberships", () => {
     const p = await newProject();
     const alice = await p.user();
     const team = await p.team("T", alice.id);
-    await json(await p.client(alice.token)("PATCH", ME, { selected_team_id: team.id }));
+    await expectJson(await p.client(alice.token)("PATCH", ME, { selected_team_id: team.id }));
     await p.newEvents();
-    expect(await json(await p.client(alice.token)("DELETE", `${MEMBERSHIPS}/${team.id}/me`, {}))).toEqual({
+    expect(
+      await expectJson(await p.client(alice.token)("DELETE", `${MEMBERSHIPS}/${team.id}/me`, {})),
+    ).toEqual({
       success: true,
     });
     expect(await p.newEvents()).toEqual([membership("deleted", team.id, alice.id)]);
     expect(await permissionsOf(p, team.id, alice.id)).toEqual([]);
-    expect((await json(await p.client(alice.token)("GET", ME))).selected_team_id).toBeNull();
-    expect(await json(await p.client(alice.token)("GET", TEAMS))).toEqual(list([]));
+    expect((await expectJson(await p.client(alice.token)("GET", ME))).selected_team_id).toBeNull();
+    expect(await expectJson(await p.client(alice.token)("GET", TEAMS))).toEqual(list([]));
     await expectKnownError(
       await p.client(alice.token)("DELETE", `${MEMBERSHIPS}/${team.id}/${alice.id}`),
       "TEAM_MEMBERSHIP_NOT_FOUND",
@@ -569,11 +569,11 @@ describe("team memberships", () => {
       team_id: team.id,
       user_id: outsider.id,
     });
-    expect(await json(await remove(alice.token, carol.id))).toEqual({ success: true });
-    expect(await json(await p.server("DELETE", `${MEMBERSHIPS}/${team.id}/${bob.id}`))).toEqual({
+    expect(await expectJson(await remove(alice.token, carol.id))).toEqual({ success: true });
+    expect(await expectJson(await p.server("DELETE", `${MEMBERSHIPS}/${team.id}/${bob.id}`))).toEqual({
       success: true,
     });
-    expect(await json(await p.admin("DELETE", `${MEMBERSHIPS}/${team.id}/${alice.id}`))).toEqual({
+    expect(await expectJson(await p.admin("DELETE", `${MEMBERSHIPS}/${team.id}/${alice.id}`))).toEqual({
       success: true,
     });
     expect(await p.newEvents()).toEqual([
@@ -604,13 +604,13 @@ describe("team member profiles", () => {
     const bob = await p.user("bob@example.com");
     const dave = await p.user("dave@example.com");
     const eve = await p.user("eve@example.com");
-    await json(await p.client(bob.token)("PATCH", ME, { display_name: "Bob", profile_image_url: PNG }));
+    await expectJson(await p.client(bob.token)("PATCH", ME, { display_name: "Bob", profile_image_url: PNG }));
     const team = await p.team("T", alice.id);
     server.clock.advance(1000);
     await p.addMember(team.id, bob.id);
     server.clock.advance(1000);
     await p.addMember(team.id, dave.id);
-    await json(await p.server("DELETE", `${PERMISSIONS}/${team.id}/${dave.id}/team_member`));
+    await expectJson(await p.server("DELETE", `${PERMISSIONS}/${team.id}/${dave.id}/team_member`));
     return { p, team, alice, bob, dave, eve };
   }
   const profile = (teamId: string, userId: string, name: string | null, image: string | null) => ({
@@ -627,9 +627,11 @@ describe("team member profiles", () => {
       profile(team.id, bob.id, "Bob", PNG),
       profile(team.id, dave.id, null, null),
     ]);
-    expect(await json(await p.client(bob.token)("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(all);
+    expect(await expectJson(await p.client(bob.token)("GET", `${PROFILES}?team_id=${team.id}`))).toEqual(all);
     expect(
-      await json(await p.client(alice.token)("GET", `${PROFILES}?team_id=${team.id}&user_id=${bob.id}`)),
+      await expectJson(
+        await p.client(alice.token)("GET", `${PROFILES}?team_id=${team.id}&user_id=${bob.id}`),
+      ),
     ).toEqual(list([profile(team.id, bob.id, "Bob", PNG)]));
     await expectKnownError(
       await p.client(dave.token)("GET", `${PROFILES}?team_id=${team.id}`),
@@ -641,7 +643,7 @@ describe("team member profiles", () => {
       },
     );
     expect(
-      await json(await p.client(dave.token)("GET", `${PROFILES}?team_id=${team.id}&user_id=me`)),
+      await expectJson(await p.client(dave.token)("GET", `${PROFILES}?team_id=${team.id}&user_id=me`)),
     ).toEqual(list([profile(team.id, dave.id, null, null)]));
   });
 
@@ -673,8 +675,8 @@ describe("team member profiles", () => {
     const { p, team, bob } = await profileSetup();
     server.clock.advance(1000);
     const other = await p.team("Other", bob.id);
-    const bobUser = await json(await p.serverAs(bob.token)("GET", ME));
-    const listed = await json(await p.server("GET", `${PROFILES}?user_id=${bob.id}`));
+    const bobUser = await expectJson(await p.serverAs(bob.token)("GET", ME));
+    const listed = await expectJson(await p.server("GET", `${PROFILES}?user_id=${bob.id}`));
     expect(listed).toEqual(
       list([
         { ...profile(team.id, bob.id, "Bob", PNG), user: bobUser },
@@ -682,17 +684,17 @@ describe("team member profiles", () => {
       ]),
     );
     expect(bobUser.server_metadata).toBeNull();
-    const every = (await json(await p.admin("GET", PROFILES))).items as Json[];
+    const every = (await expectJson(await p.admin("GET", PROFILES))).items as Json[];
     expect(every.map((i) => i.team_id)).toEqual([team.id, team.id, team.id, other.id]);
   });
 
   it("reads one profile: own for members, others' with $read_members", async () => {
     const { p, team, alice, bob, dave, eve } = await profileSetup();
     const path = (userId: string) => `${PROFILES}/${team.id}/${userId}`;
-    expect(await json(await p.client(dave.token)("GET", path("me")))).toEqual(
+    expect(await expectJson(await p.client(dave.token)("GET", path("me")))).toEqual(
       profile(team.id, dave.id, null, null),
     );
-    expect(await json(await p.client(alice.token)("GET", path(bob.id)))).toEqual(
+    expect(await expectJson(await p.client(alice.token)("GET", path(bob.id)))).toEqual(
       profile(team.id, bob.id, "Bob", PNG),
     );
     await expectKnownError(await p.client(dave.token)("GET", path(bob.id)), "TEAM_PERMISSION_REQUIRED", {
@@ -708,7 +710,7 @@ describe("team member profiles", () => {
       team_id: team.id,
       user_id: eve.id,
     });
-    const viaServer = await json(await p.server("GET", path(bob.id)));
+    const viaServer = await expectJson(await p.server("GET", path(bob.id)));
     expect(viaServer).toMatchObject({
       ...profile(team.id, bob.id, "Bob", PNG),
       user: { id: bob.id, display_name: "Bob" },
@@ -721,12 +723,12 @@ describe("team member profiles", () => {
     const path = (userId: string) => `${PROFILES}/${team.id}/${userId}`;
     await p.newEvents();
     expect(
-      await json(
+      await expectJson(
         await p.client(bob.token)("PATCH", path("me"), { display_name: "Team Bob", profile_image_url: null }),
       ),
     ).toEqual(profile(team.id, bob.id, "Team Bob", PNG));
     // An empty name is no name: the user's own shows again.
-    expect(await json(await p.client(bob.token)("PATCH", path(bob.id), { display_name: "" }))).toEqual(
+    expect(await expectJson(await p.client(bob.token)("PATCH", path(bob.id), { display_name: "" }))).toEqual(
       profile(team.id, bob.id, "Bob", PNG),
     );
     await expectTextError(
@@ -748,7 +750,7 @@ describe("team member profiles", () => {
       "SCHEMA_ERROR",
     );
     await expectKnownError(await p.client(bob.token)("PATCH", path("me"), { bio: "x" }), "SCHEMA_ERROR");
-    const updated = await json(
+    const updated = await expectJson(
       await p.server("PATCH", path(alice.id), {
         display_name: "Boss",
         profile_image_url: "https://img.example/a.png",
@@ -771,11 +773,11 @@ describe("personal teams and the selected team", () => {
       email: "founder@example.com",
       password: "correct horse battery",
     });
-    const { access_token: token, user_id: userId } = (await json(res)) as {
+    const { access_token: token, user_id: userId } = (await expectJson(res)) as {
       access_token: string;
       user_id: string;
     };
-    const teams = (await json(await p.client(token)("GET", TEAMS))).items as Json[];
+    const teams = (await expectJson(await p.client(token)("GET", TEAMS))).items as Json[];
     expect(teams).toEqual([
       {
         id: expect.any(String),
@@ -786,7 +788,7 @@ describe("personal teams and the selected team", () => {
       },
     ]);
     const teamId = teams[0]?.id as string;
-    const me = await json(await p.client(token)("GET", ME));
+    const me = await expectJson(await p.client(token)("GET", ME));
     expect({ id: me.selected_team_id, team: me.selected_team }).toEqual({ id: teamId, team: teams[0] });
     expect(await permissionsOf(p, teamId, userId)).toEqual(["team_admin"]);
     expect((await p.newEvents()).map((e) => e.type)).toEqual([
@@ -802,17 +804,17 @@ describe("personal teams and the selected team", () => {
     const alice = await p.user();
     const mine = await p.team("Mine", alice.id);
     const foreign = await p.team("Foreign");
-    const me = await json(await p.client(alice.token)("PATCH", ME, { selected_team_id: mine.id }));
+    const me = await expectJson(await p.client(alice.token)("PATCH", ME, { selected_team_id: mine.id }));
     expect({ id: me.selected_team_id, team: me.selected_team }).toEqual({
       id: mine.id,
       team: clientShape(mine),
     });
-    expect((await json(await p.serverAs(alice.token)("GET", ME))).selected_team).toEqual(mine);
+    expect((await expectJson(await p.serverAs(alice.token)("GET", ME))).selected_team).toEqual(mine);
     await expectKnownError(
       await p.client(alice.token)("PATCH", ME, { selected_team_id: foreign.id }),
       "TEAM_MEMBERSHIP_NOT_FOUND",
       { team_id: foreign.id, user_id: alice.id },
     );
-    expect((await json(await p.client(alice.token)("GET", ME))).selected_team_id).toBe(mine.id);
+    expect((await expectJson(await p.client(alice.token)("GET", ME))).selected_team_id).toBe(mine.id);
   });
 });

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { contactChannels, oauthAccounts, sessions, teamMembers, teamPermissionGrants } from "../db/schema.ts";
-import { expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -91,12 +91,6 @@ async function newProject(config: Json = {}) {
   return project;
 }
 type Project = Awaited<ReturnType<typeof newProject>>;
-
-async function expectJson<T>(res: Response, status = 200): Promise<T> {
-  const text = await res.clone().text();
-  expect(res.status, text).toBe(status);
-  return (await res.json()) as T;
-}
 
 const storedHash = async (p: Project, userId: string) =>
   (await server.deps.usersRepo.find(p.id, userId))?.passwordHash;

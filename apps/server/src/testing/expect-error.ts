@@ -21,3 +21,10 @@ export async function expectTextError(res: Response, status: number, text: strin
   expect(res.headers.get("x-stack-known-error")).toBeNull();
   expect(await res.text()).toBe(text);
 }
+
+/** The JSON body of an answer that must have this status; a failure shows the body beside the status. */
+export async function expectJson<T = Record<string, unknown>>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect({ status: res.status, text }).toMatchObject({ status });
+  return JSON.parse(text) as T;
+}
