@@ -15,6 +15,8 @@ import { registerContactChannelRoutes } from "./routes/contact-channels.ts";
 import { registerEmailTemplateRoutes } from "./routes/email-templates.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { registerMfaRoutes } from "./routes/mfa.ts";
+import { registerOAuthRoutes } from "./routes/oauth.ts";
+import { registerPasskeyRoutes } from "./routes/passkeys.ts";
 import { registerPermissionDefinitionRoutes } from "./routes/permission-definitions.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
@@ -95,6 +97,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerTokenRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerMfaRoutes(app, deps);
+  registerPasskeyRoutes(app, deps);
+  registerOAuthRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerCodeRoutes(app, deps);

@@ -50,7 +50,21 @@ describe("loadConfig defaults", () => {
         user: undefined,
       },
       webhooks: { allowPrivateUrls: false, svix: undefined },
+      sharedOAuth: {},
     });
+  });
+
+  it("reads the instance's OAuth apps for shared providers, id and secret together", () => {
+    expect(
+      loadConfig({
+        GATEHOUSE_OAUTH_GITHUB_CLIENT_ID: "gh-id",
+        GATEHOUSE_OAUTH_GITHUB_CLIENT_SECRET: "gh-secret",
+        GATEHOUSE_OAUTH_DISCORD_CLIENT_ID: "not a shared provider: ignored",
+      }).sharedOAuth,
+    ).toEqual({ github: { clientId: "gh-id", clientSecret: "gh-secret" } });
+    expect(() => loadConfig({ GATEHOUSE_OAUTH_GOOGLE_CLIENT_ID: "g" })).toThrow(
+      /GATEHOUSE_OAUTH_GOOGLE_CLIENT_ID and GATEHOUSE_OAUTH_GOOGLE_CLIENT_SECRET must be set together/,
+    );
   });
 
   it("reads the webhook settings; the two Svix variables go together", () => {

@@ -1,6 +1,8 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
+import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
+import type { OAuthCredentials } from "./oauth/directory.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
 
@@ -75,6 +77,8 @@ export type Config = {
   /** Development mode adds error text to 500 answers; never on in production. */
   development: boolean;
   seed: SeedSettings;
+  /** Credentials of shared OAuth providers, by provider id. */
+  sharedOAuth: Record<string, OAuthCredentials>;
   webhooks: {
     /** Webhooks may go to loopback, private and link-local addresses (for development and tests). */
     allowPrivateUrls: boolean;
@@ -84,6 +88,24 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * The instance's own OAuth credentials for shared providers (WIRE.md §7): GATEHOUSE_OAUTH_<PROVIDER>_CLIENT_ID and
+ * _CLIENT_SECRET, both or neither. A shared provider without them is served by the development provider.
+ */
+function sharedOAuthCredentials(env: Record<string, string | undefined>): Record<string, OAuthCredentials> {
+  const credentials: Record<string, OAuthCredentials> = {};
+  for (const id of SHARED_OAUTH_PROVIDER_IDS) {
+    const prefix = `GATEHOUSE_OAUTH_${id.toUpperCase()}_CLIENT_`;
+    const clientId = env[`${prefix}ID`];
+    const clientSecret = env[`${prefix}SECRET`];
+    if (clientId && clientSecret) credentials[id] = { clientId, clientSecret };
+    else if (clientId || clientSecret) {
+      throw new ConfigError(`Invalid configuration:\n  ${prefix}ID and ${prefix}SECRET must be set together`);
+    }
+  }
+  return credentials;
+}
 
 function smtpSettings(url: string): SmtpSettings {
   try {
@@ -130,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         code_ip: e.GATEHOUSE_RATE_LIMIT_CODE_IP,
       },
     },
+    sharedOAuth: sharedOAuthCredentials(env),
     webhooks: {
       allowPrivateUrls: e.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS,
       svix: svixSettings(e.GATEHOUSE_SVIX_URL, e.GATEHOUSE_SVIX_API_KEY),

@@ -5,6 +5,7 @@ import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts"
 import { createSecretBox } from "./crypto/secret-box.ts";
 import { createApiKeysRepo } from "./db/api-keys-repo.ts";
 import type { Database } from "./db/client.ts";
+import { createOAuthAccountsRepo } from "./db/oauth-accounts-repo.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
 import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
 import { createRequestRepo } from "./db/request-repo.ts";
@@ -16,12 +17,17 @@ import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
 import { createEmailOutbox } from "./email/outbox.ts";
 import { createEmailWorker } from "./email/worker.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createConnectedAccounts } from "./oauth/connected-accounts.ts";
+import { createDevelopmentProvider } from "./oauth/development-provider.ts";
+import { createProviderDirectory, type OAuthCredentials } from "./oauth/directory.ts";
+import { createOAuthFlow } from "./oauth/flow.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
 import { createMfaService } from "./services/mfa.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
+import { createPasskeyService } from "./services/passkeys.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
 import { createProjectSecrets, createProjectService } from "./services/projects.ts";
@@ -58,6 +64,8 @@ export type DepsOptions = {
   webhookAllowPrivateUrls?: boolean;
   /** Forward webhook events to this Svix server instead of delivering them. */
   svix?: SvixSettings;
+  /** The instance's credentials for shared OAuth providers; without them those use the development provider. */
+  sharedOAuth?: Record<string, OAuthCredentials>;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -115,6 +123,20 @@ export function createDeps(options: DepsOptions) {
       return project && smtpFromEmailConfig(projectSecrets.open(project.config).email_config);
     },
   });
+  const oauthBox = createSecretBox(options.secret, "oauth");
+  const developmentProvider = createDevelopmentProvider({
+    box: createSecretBox(options.secret, "oauth-development"),
+    baseUrl: options.baseUrl,
+    now: () => clock.now().getTime(),
+  });
+  const oauthDirectory = createProviderDirectory({
+    baseUrl: options.baseUrl,
+    clock,
+    secrets: projectSecrets,
+    development: developmentProvider,
+    sharedCredentials: options.sharedOAuth ?? {},
+  });
+  const oauthAccounts = createOAuthAccountsRepo(db);
   const webhookBox = createSecretBox(options.secret, "webhooks");
   const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
   return {
@@ -193,7 +215,29 @@ export function createDeps(options: DepsOptions) {
       totpBox,
     }),
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
+    passkeys: createPasskeyService({ db, clock, codes, usersRepo, mfa }),
     mfa,
+    developmentProvider,
+    oauthDirectory,
+    oauth: createOAuthFlow({
+      db,
+      clock,
+      codes,
+      projectsRepo,
+      usersRepo,
+      users,
+      sessions,
+      mfa,
+      accounts: oauthAccounts,
+      directory: oauthDirectory,
+      tokenBox: oauthBox,
+    }),
+    connectedAccounts: createConnectedAccounts({
+      clock,
+      accounts: oauthAccounts,
+      directory: oauthDirectory,
+      tokenBox: oauthBox,
+    }),
   };
 }
 

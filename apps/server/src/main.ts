@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
+    sharedOAuth: config.sharedOAuth,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");

@@ -142,11 +142,48 @@ export const oauthAccounts = pgTable(
     providerId: text("provider_id").notNull(),
     accountId: text("account_id").notNull(),
     email: text("email"),
+    /**
+     * The provider's tokens, kept for connected accounts (WIRE.md §4.17), sealed with the server secret [GF]. Null
+     * for accounts linked by `POST /users` or signed in through the development provider.
+     */
+    sealedAccessToken: text("sealed_access_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true, mode: "date" }),
+    sealedRefreshToken: text("sealed_refresh_token"),
+    /** The scopes the provider granted, as it reported them (space-separated), or null when it did not say. */
+    grantedScopes: text("granted_scopes"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("oauth_accounts_provider_account_idx").on(t.projectId, t.providerId, t.accountId),
     index("oauth_accounts_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * A user's passkey (WIRE.md §4.4): at most one per user, so registering again replaces it. The credential id is
+ * unique per project, so a discoverable sign-in finds exactly one user.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url, as WebAuthn's JSON encodes it. */
+    credentialId: text("credential_id").notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    /** The authenticator's signature counter; a sign-in must bring a larger one unless both are 0. */
+    counter: bigint("counter", { mode: "number" }).notNull(),
+    transports: jsonb("transports").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("passkeys_user_idx").on(t.userId),
+    uniqueIndex("passkeys_credential_idx").on(t.projectId, t.credentialId),
   ],
 );
 

@@ -15,6 +15,7 @@ export type UserRecord = UserRow & {
   primaryEmail: PrimaryEmail | null;
   selectedTeam: TeamRow | null;
   oauthProviders: OAuthProviderRef[];
+  hasPasskey: boolean;
 };
 
 // The user's primary e-mail and selected team are joined under their own names, so a query can also join
@@ -47,6 +48,7 @@ export const USER_COLUMNS = {
   oauthProviders: sql<
     OAuthProviderRef[] | null
   >`(select json_agg(json_build_object('id', o.provider_id, 'account_id', o.account_id, 'email', o.email) order by o.created_at) from oauth_accounts o where o.user_id = ${users.id})`,
+  hasPasskey: sql<boolean>`exists (select 1 from passkeys p where p.user_id = ${users.id})`,
 };
 
 type UserColumnsRow = {
@@ -54,6 +56,7 @@ type UserColumnsRow = {
   primary: PrimaryEmail | null;
   selectedTeam: TeamRow | null;
   oauthProviders: OAuthProviderRef[] | null;
+  hasPasskey: boolean;
 };
 
 // Left-joined objects are null as a whole when the user has no primary e-mail or no selected team.
@@ -62,6 +65,7 @@ export const toUserRecord = (row: UserColumnsRow): UserRecord => ({
   primaryEmail: row.primary,
   selectedTeam: row.selectedTeam,
   oauthProviders: row.oauthProviders ?? [],
+  hasPasskey: row.hasPasskey,
 });
 
 /** Which users a list shows (WIRE.md §4.8): by default neither anonymous nor restricted ones. */

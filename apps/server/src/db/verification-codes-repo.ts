@@ -53,6 +53,23 @@ export function createVerificationCodesRepo() {
       return row;
     },
 
+    /** By hash alone, in any project: for codes whose project the caller cannot know. */
+    async findAnywhere(db: Db, purpose: string, codeHash: string): Promise<VerificationCodeRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(verificationCodes)
+        .where(and(eq(verificationCodes.purpose, purpose), eq(verificationCodes.codeHash, codeHash)));
+      return row;
+    },
+
+    /** Adds keys to a code's data (what using it produced, e.g. the session an exchange opened). */
+    async mergeData(tx: Db, id: string, data: Record<string, unknown>): Promise<void> {
+      await tx
+        .update(verificationCodes)
+        .set({ data: sql`${verificationCodes.data} || ${JSON.stringify(data)}::jsonb` })
+        .where(eq(verificationCodes.id, id));
+    },
+
     /**
      * Sets used_at only if it is still unset. The row lock makes a concurrent second use wait, re-read used_at and
      * match nothing, so at most one caller gets the row back.

@@ -780,6 +780,15 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     providerId: "github",
     accountId: "gh-1",
   });
+  await db.insert(schema.passkeys).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    userId: user.id,
+    credentialId: "credential-1",
+    publicKey: "public-key",
+    counter: 0,
+    transports: ["internal"],
+  });
   await db.insert(schema.mfaRecoveryCodes).values({
     id: randomUUID(),
     projectId: keys.projectId,
@@ -833,7 +842,7 @@ describe("DELETE /projects/current", () => {
     await fillProject(keys);
     await fillProject(survivor);
     const before = await rowsPerTable(keys.projectId);
-    expect(Object.keys(before).length).toBeGreaterThanOrEqual(17);
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(18);
     // Every project-owned table has rows, so the check below proves each cascade.
     for (const [table, n] of Object.entries(before)) expect(n, table).toBeGreaterThan(0);
     const survivorBefore = await rowsPerTable(survivor.projectId);

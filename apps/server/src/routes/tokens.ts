@@ -1,5 +1,6 @@
-// The OAuth token endpoint (WIRE.md §3.5). Client authentication is client_secret_post: the project id and a
-// publishable key (or the public-client sentinel where the project allows keyless clients).
+// The OAuth token endpoint (WIRE.md §3.5): refresh, and the exchange of the OAuth callback's authorization code.
+// Client authentication is client_secret_post: the project id and a publishable key (or the public-client sentinel
+// where the project allows keyless clients).
 import { KnownErrors, tokenRoute } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import { sha256Hex } from "../crypto/hash.ts";
@@ -51,19 +52,38 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const scope = field(body, "scope");
     if (scope !== undefined && scope !== "legacy") throw KnownErrors.INVALID_SCOPE({ scope });
 
+    const tokenAnswer = (accessToken: string, refreshToken: string, extra: Record<string, unknown> = {}) =>
+      jsonResponse(
+        200,
+        {
+          access_token: accessToken,
+          token_type: "Bearer",
+          expires_in: Math.floor(deps.accessTokenLifetimeMs / 1000),
+          scope: "legacy",
+          refresh_token: refreshToken,
+          ...extra,
+        },
+        { pragma: "no-cache" },
+      );
+
     if (grantType === "authorization_code") {
-      // Codes are issued by the OAuth callback; until a provider flow has issued one, every code is unknown.
-      throw KnownErrors.INVALID_AUTHORIZATION_CODE();
+      const code = field(body, "code");
+      if (!code) return oauthError("invalid_request", "The code parameter is missing.");
+      const signedIn = await deps.oauth.exchange(project, {
+        code,
+        redirectUri: field(body, "redirect_uri"),
+        codeVerifier: field(body, "code_verifier"),
+      });
+      const after = signedIn.afterCallbackRedirectUrl;
+      return tokenAnswer(signedIn.accessToken, signedIn.refreshToken, {
+        is_new_user: signedIn.isNewUser,
+        newUser: signedIn.isNewUser,
+        after_callback_redirect_url: after,
+        afterCallbackRedirectUrl: after,
+      });
     }
     if (!refreshToken) return oauthError("invalid_request", "The refresh_token parameter is missing.");
     const refreshed = await deps.sessions.refreshSession(project, refreshToken, found.session);
-    const answer = {
-      access_token: refreshed.accessToken,
-      token_type: "Bearer",
-      expires_in: Math.floor(deps.accessTokenLifetimeMs / 1000),
-      scope: "legacy",
-      refresh_token: refreshed.refreshToken,
-    };
-    return jsonResponse(200, answer, { pragma: "no-cache" });
+    return tokenAnswer(refreshed.accessToken, refreshed.refreshToken);
   });
 }

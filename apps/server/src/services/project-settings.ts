@@ -3,6 +3,7 @@
 // services/projects.ts reads and writes the rows (and seals the secrets) around them.
 import {
   DEFAULT_PROJECT_CONFIG,
+  GENERIC_OIDC_PROVIDER_ID,
   KnownErrors,
   type ProjectAdminView,
   type ProjectClientView,
@@ -37,7 +38,9 @@ export function assertKnownReferences(update: ProjectConfigUpdate, definedIds: R
     if (provider.type === "shared" && !includes(SHARED_OAUTH_PROVIDER_IDS, provider_id)) {
       throw KnownErrors.INVALID_SHARED_OAUTH_PROVIDER_ID({ provider_id });
     }
-    if (provider.type === "standard" && !includes(STANDARD_OAUTH_PROVIDER_IDS, provider_id)) {
+    const standard =
+      includes(STANDARD_OAUTH_PROVIDER_IDS, provider_id) || GENERIC_OIDC_PROVIDER_ID.test(provider_id);
+    if (provider.type === "standard" && !standard) {
       throw KnownErrors.INVALID_STANDARD_OAUTH_PROVIDER_ID({ provider_id });
     }
   }

@@ -140,8 +140,12 @@ describe("seedInternalProject", () => {
     expect(config.sign_up_enabled).toBe(true);
     expect(config.magic_link_enabled).toBe(false);
     expect(config.allow_localhost).toBe(true);
-    expect(config.oauth_providers).toEqual([]);
     expect(config.client_user_deletion_enabled).toBe(false);
+    // [GO] GitHub and Google on shared keys, served by the development provider until the instance has keys.
+    expect(config.oauth_providers).toEqual([
+      { id: "github", type: "shared", enabled: true },
+      { id: "google", type: "shared", enabled: true },
+    ]);
   });
 
   it("applies the settings given to the existing project", async () => {

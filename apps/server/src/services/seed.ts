@@ -24,13 +24,18 @@ export const INTERNAL_PERMISSION_DEFINITIONS: PermissionDefinition[] = [
   { id: "team_admin", contained_permission_ids: ["$read_members", "$remove_members", "$update_team"] },
 ];
 
+/** The internal project's sign-in providers when STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS is unset. */
+export const DEFAULT_INTERNAL_OAUTH_PROVIDERS = ["github", "google"];
+
+const sharedProvider = (id: string) => ({ id, type: "shared" as const, enabled: true });
+
 function settingsFromEnvironment(seed: SeedSettings): Partial<ProjectConfig> {
   const config: Partial<ProjectConfig> = {};
   if (seed.signUpEnabled !== undefined) config.sign_up_enabled = seed.signUpEnabled;
   if (seed.otpEnabled !== undefined) config.magic_link_enabled = seed.otpEnabled;
   if (seed.allowLocalhost !== undefined) config.allow_localhost = seed.allowLocalhost;
   if (seed.oauthProviders !== undefined) {
-    config.oauth_providers = seed.oauthProviders.map((id) => ({ id, type: "shared", enabled: true }));
+    config.oauth_providers = seed.oauthProviders.map(sharedProvider);
   }
   return config;
 }
@@ -64,6 +69,8 @@ export async function seedInternalProject(deps: {
           create_team_on_sign_up: true,
           client_team_creation_enabled: true,
           domains: [{ domain: new URL(deps.baseUrl).origin, handler_path: "/dashboard/handler" }],
+          // GitHub and Google buttons work at once: without instance keys they use the development provider.
+          oauth_providers: DEFAULT_INTERNAL_OAUTH_PROVIDERS.map(sharedProvider),
           ...fromEnv,
         },
       },

@@ -9,6 +9,7 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import { createPasskeysRepo } from "../db/passkeys-repo.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
@@ -257,7 +258,7 @@ export function createUserUpdates(deps: {
           // `is_anonymous: false` upgrades like a sign-up would, after the other fields (the team is named from them).
           if (input.is_anonymous === false && user.isAnonymous)
             await deps.users.endAnonymity(tx, project, user.id);
-          // `passkey_auth_enabled`: Gatehouse 1.0 stores no passkeys, so `false` has nothing to remove.
+          if (input.passkey_auth_enabled === false) await createPasskeysRepo().removeForUser(tx, user.id);
           // The event's reading of the user is the answer too.
           return deps.users.recordEvent(tx, project.id, user.id, "user.updated");
         });

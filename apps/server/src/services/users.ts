@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { type ClientUser, KnownErrors, type ServerUser } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
+import type { SealedTokens } from "../db/oauth-accounts-repo.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
@@ -35,8 +36,12 @@ export type NewUser = {
   isAnonymous?: boolean;
   displayName?: string | null;
   columns?: UserColumns;
-  /** Provider accounts to link (`oauth_providers` of POST /users). */
-  oauthProviders?: { providerId: string; accountId: string; email: string | null }[];
+  /** Provider accounts to link (`oauth_providers` of POST /users; an OAuth sign-up adds the sealed tokens). */
+  oauthProviders?: ({
+    providerId: string;
+    accountId: string;
+    email: string | null;
+  } & Partial<SealedTokens>)[];
 };
 
 /** Which token audience a user's tokens carry (WIRE.md §3.2). */
@@ -66,7 +71,7 @@ export function toServerUser(user: UserRecord): ServerUser {
     signed_up_at_millis: user.signedUpAt.getTime(),
     has_password: hasPassword,
     otp_auth_enabled: user.otpAuthEnabled,
-    passkey_auth_enabled: false,
+    passkey_auth_enabled: user.hasPasskey,
     client_metadata: user.clientMetadata ?? null,
     client_read_only_metadata: user.clientReadOnlyMetadata ?? null,
     server_metadata: user.serverMetadata ?? null,

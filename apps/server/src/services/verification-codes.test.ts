@@ -139,6 +139,9 @@ describe("expiry", () => {
       team_invitation: { lifetimeMs: 604_800_000, maxAttempts: 20 },
       passkey_registration: { lifetimeMs: 65_000, maxAttempts: 20 },
       passkey_authentication: { lifetimeMs: 65_000, maxAttempts: 20 },
+      // WIRE.md §4.5 and §3.5: a pending OAuth flow lives 10 minutes, an authorization code 5.
+      oauth_flow: { lifetimeMs: 600_000, maxAttempts: 20 },
+      oauth_authorization_code: { lifetimeMs: 300_000, maxAttempts: 20 },
     });
   });
 });

@@ -23,6 +23,10 @@ export const VERIFICATION_CODE_PURPOSES = {
   team_invitation: { lifetimeMs: 7 * DAY, maxAttempts: 20 },
   passkey_registration: { lifetimeMs: 65 * 1000, maxAttempts: 20 },
   passkey_authentication: { lifetimeMs: 65 * 1000, maxAttempts: 20 },
+  /** [GO] A pending OAuth sign-in, keyed by the inner state sent to the provider (WIRE.md §4.5). */
+  oauth_flow: { lifetimeMs: 10 * MINUTE, maxAttempts: 20 },
+  /** The code the OAuth callback hands to the app for `POST /auth/oauth/token` (WIRE.md §3.5). */
+  oauth_authorization_code: { lifetimeMs: 5 * MINUTE, maxAttempts: 20 },
 } as const satisfies Record<string, { lifetimeMs: number; maxAttempts: number }>;
 
 export type VerificationCodePurpose = keyof typeof VERIFICATION_CODE_PURPOSES;
@@ -119,6 +123,20 @@ export function createVerificationCodeService(deps: { db: Db; clock: Clock }) {
     /** The code's record if it could be used now; does not use it. Not inside a transaction (see above). */
     check(input: SubmittedCode): Promise<VerificationCodeRow> {
       return validate(input);
+    },
+
+    /**
+     * The code's record by its hash alone, in any project and state, without counting an attempt. Only for codes
+     * of 225 random bits that cannot be guessed, where the project is not known yet (the OAuth callback's state) or
+     * a used code must be read (a replayed authorization code).
+     */
+    find(purpose: VerificationCodePurpose, code: string): Promise<VerificationCodeRow | undefined> {
+      return repo.findAnywhere(deps.db, purpose, sha256Hex(normaliseCode(purpose, code)));
+    },
+
+    /** Records what using a code produced, in the transaction that uses it. */
+    annotate(tx: Db, id: string, data: Record<string, unknown>): Promise<void> {
+      return repo.mergeData(tx, id, data);
     },
 
     /**

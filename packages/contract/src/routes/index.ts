@@ -31,6 +31,8 @@ import {
 import { contactChannelRoutes } from "./contact-channels.ts";
 import { emailTemplateRoutes } from "./email-templates.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
+import { oauthRoutes } from "./oauth.ts";
+import { passkeyRoutes } from "./passkeys.ts";
 import { permissionDefinitionRoutes } from "./permission-definitions.ts";
 import { projectRoutes } from "./projects.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
@@ -44,6 +46,8 @@ export * from "./codes.ts";
 export * from "./contact-channels.ts";
 export * from "./email-templates.ts";
 export * from "./meta.ts";
+export * from "./oauth.ts";
+export * from "./passkeys.ts";
 export * from "./permission-definitions.ts";
 export * from "./projects.ts";
 export * from "./team-invitations.ts";
@@ -78,6 +82,8 @@ export const allRoutes = [
   checkSignInCodeRoute,
   mfaSignInRoute,
   mfaRecoveryCodesRoute,
+  ...passkeyRoutes,
+  ...oauthRoutes,
   verifyEmailRoute,
   checkVerifyEmailCodeRoute,
   sendPrimaryVerificationCodeRoute,

@@ -14,7 +14,15 @@ export const STANDARD_OAUTH_PROVIDER_IDS = [
   "linkedin",
   "x",
   "twitch",
+  // [GO] beyond Stack Auth's list:
+  "apple",
 ] as const;
+
+/**
+ * [GO] Generic OpenID Connect providers: `oidc`, or `oidc-<name>` for several, each configured by `issuer_url`
+ * (discovery) with the project's own client id and secret.
+ */
+export const GENERIC_OIDC_PROVIDER_ID = /^oidc(-[a-z0-9][a-z0-9-]{0,40})?$/;
 
 /** Providers that may use the instance's shared credentials. */
 export const SHARED_OAUTH_PROVIDER_IDS = ["google", "github", "microsoft", "spotify"] as const;
@@ -29,6 +37,11 @@ const oauthProviderFields = {
   client_secret: configText.optional(),
   facebook_config_id: configText.optional(),
   microsoft_tenant_id: configText.optional(),
+  /** [GO] For generic OpenID Connect providers: the issuer, whose discovery document gives the endpoints. */
+  issuer_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
 };
 
 /** A provider entry as stored. The server keeps `client_secret` sealed (services/projects.ts). */
@@ -46,6 +59,13 @@ export const oauthProviderWriteSchema = z
       if (provider[key] === undefined) {
         ctx.addIssue({ code: "custom", path: [key], message: "must be defined for a standard provider" });
       }
+    }
+    if (GENERIC_OIDC_PROVIDER_ID.test(provider.id) && provider.issuer_url === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["issuer_url"],
+        message: "must be defined for an OpenID Connect provider",
+      });
     }
   });
 
@@ -237,6 +257,7 @@ export const projectAdminViewSchema = z
           client_secret: z.string().optional(),
           facebook_config_id: z.string().optional(),
           microsoft_tenant_id: z.string().optional(),
+          issuer_url: z.string().optional(),
         }),
       ),
       enabled_oauth_providers: z.array(idRef),

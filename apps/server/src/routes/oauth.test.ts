@@ -1,0 +1,726 @@
+// OAuth sign-in through the development provider (WIRE.md §3.5, §4.5, §4.17, [GO] development provider), over
+// HTTP hop by hop as a browser and an app make them: authorize, the provider's page, the callback, the token
+// exchange. Covers the authorize checks, the callback's failures (state, cookie, denial, timeout), the code's
+// single use and PKCE binding, linking, the account-merge strategies, MFA, and connected-account refusals.
+// The same flow against a real OpenID provider process is in oauth/oidc-provider.test.ts.
+import { KnownErrors } from "@gatehouse/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
+import {
+  type AuthorizeOptions,
+  authorizePath,
+  codeGrantBody,
+  cookiesOf,
+  type PkcePair,
+  pkcePair,
+} from "../testing/oauth-client.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+  uniqueEmail,
+  uniqueIp,
+} from "../testing/test-server.ts";
+
+const APP = "https://app.example.com";
+const REDIRECT_URI = `${APP}/handler/oauth-callback`;
+const TOKEN = "/api/v1/auth/oauth/token";
+const ME = "/api/v1/users/me";
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+type Tokens = {
+  access_token: string;
+  refresh_token: string;
+  is_new_user: boolean;
+  newUser: boolean;
+  after_callback_redirect_url: string | null;
+};
+type User = {
+  id: string;
+  primary_email: string | null;
+  primary_email_verified: boolean;
+  display_name: string | null;
+  oauth_providers: { id: string; account_id: string; email: string | null }[];
+  is_anonymous: boolean;
+};
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await createTestServer();
+});
+afterAll(async () => {
+  await server.deps.emailWorker.stop();
+  await server.close();
+});
+
+const providers = [
+  { id: "github", type: "shared" as const, enabled: true },
+  { id: "google", type: "shared" as const, enabled: true },
+  { id: "spotify", type: "shared" as const, enabled: false },
+];
+
+async function newProject(
+  config: Record<string, unknown> = {},
+  isProductionMode = false,
+): Promise<ProjectKeys> {
+  const { keys } = await server.createProject(
+    {
+      displayName: "OAuth project",
+      isProductionMode,
+      config: {
+        oauth_providers: providers,
+        domains: [{ domain: APP, handler_path: "/handler" }],
+        ...config,
+      },
+    },
+    { expiresAt: new Date(server.clock.now().getTime() + 365 * DAY) },
+  );
+  return keys;
+}
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  server.request(path, { headers: { "x-forwarded-for": uniqueIp(), ...headers } });
+
+const postForm = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  server.request(path, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-forwarded-for": uniqueIp(),
+      ...headers,
+    },
+    body: new URLSearchParams(form),
+  });
+
+const authorizeOptions = (keys: ProjectKeys, pkce: PkcePair, extra: Partial<AuthorizeOptions> = {}) => ({
+  projectId: keys.projectId,
+  clientSecret: keys.pck,
+  redirectUri: REDIRECT_URI,
+  pkce,
+  ...extra,
+});
+
+/** The path and query of an absolute URL on the test server. */
+const local = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+type Identity = { email: string; display_name?: string } | "deny";
+
+/**
+ * Authorize (redirect mode, with its cookie), the development page, the choice, the callback: answers the URL the
+ * callback sends the user to (the app's redirect URI with a code or an error).
+ */
+async function throughProvider(
+  keys: ProjectKeys,
+  identity: Identity,
+  extra: Partial<AuthorizeOptions> & { provider?: string; beforeCallback?: () => void | Promise<void> } = {},
+): Promise<{ landing: URL; pkce: PkcePair; state: string }> {
+  const pkce = pkcePair();
+  const state = `client-state-${Math.random()}`;
+  const authorize = await get(
+    authorizePath(extra.provider ?? "github", authorizeOptions(keys, pkce, { state, ...extra })),
+  );
+  expect(authorize.status).toBe(307);
+  const cookie = cookiesOf(authorize);
+  const page = new URL(authorize.headers.get("location") ?? "");
+  expect((await get(local(page.toString()))).status).toBe(200);
+  const form = {
+    state: page.searchParams.get("state") ?? "",
+    code_challenge: page.searchParams.get("code_challenge") ?? "",
+    redirect_uri: page.searchParams.get("redirect_uri") ?? "",
+    ...(identity === "deny" ? { action: "deny" } : { action: "allow", ...identity }),
+  };
+  const chosen = await postForm(page.pathname, form);
+  expect(chosen.status).toBe(303);
+  await extra.beforeCallback?.();
+  const callback = await get(local(chosen.headers.get("location") ?? ""), { cookie });
+  expect(callback.status, await callback.clone().text()).toBe(303);
+  return { landing: new URL(callback.headers.get("location") ?? ""), pkce, state };
+}
+
+function exchange(keys: ProjectKeys, code: string, verifier: string, redirectUri = REDIRECT_URI) {
+  return postForm(
+    TOKEN,
+    Object.fromEntries(
+      codeGrantBody({ projectId: keys.projectId, clientSecret: keys.pck, code, redirectUri, verifier }),
+    ),
+  );
+}
+
+/** The whole sign-in: tokens and the user they belong to. */
+async function signIn(
+  keys: ProjectKeys,
+  identity: Identity,
+  extra: Parameters<typeof throughProvider>[2] = {},
+) {
+  const { landing, pkce, state } = await throughProvider(keys, identity, extra);
+  expect(landing.searchParams.get("error"), landing.toString()).toBeNull();
+  expect(landing.searchParams.get("state")).toBe(state);
+  const code = landing.searchParams.get("code") ?? "";
+  const tokens = await expectJson<Tokens>(await exchange(keys, code, pkce.verifier));
+  return { tokens, user: await me(keys, tokens.access_token), code, pkce };
+}
+
+async function me(keys: ProjectKeys, accessToken: string): Promise<User> {
+  return expectJson<User>(
+    await get(ME, { ...accessHeaders("client", keys), "x-stack-access-token": accessToken }),
+  );
+}
+
+/** The error the callback reported on the app's redirect URI. */
+function landingError(landing: URL) {
+  return {
+    error: landing.searchParams.get("error"),
+    errorCode: landing.searchParams.get("errorCode"),
+    details: JSON.parse(landing.searchParams.get("details") ?? "null"),
+  };
+}
+
+describe("GET /auth/oauth/authorize/{provider_id}", () => {
+  it("answers the provider URL in json mode, with Gatehouse's own state and S256 challenge", async () => {
+    const keys = await newProject();
+    const pkce = pkcePair();
+    const res = await get(authorizePath("github", authorizeOptions(keys, pkce, { responseMode: "json" })));
+    const { location } = await expectJson<{ location: string }>(res);
+    const url = new URL(location);
+    expect(url.origin + url.pathname).toBe("http://localhost:8102/api/v1/auth/oauth/development/github");
+    expect(url.searchParams.get("state")).toMatch(/^[0-9a-z]{45}$/);
+    // Our own PKCE pair towards the provider, not the app's.
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get("code_challenge")).not.toBe(pkce.challenge);
+    expect(url.searchParams.get("redirect_uri")).toBe(
+      "http://localhost:8102/api/v1/auth/oauth/callback/github",
+    );
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("redirects with 307 and sets the httpOnly inner-state cookie in redirect mode", async () => {
+    const keys = await newProject();
+    const res = await get(authorizePath("github", authorizeOptions(keys, pkcePair())));
+    expect(res.status).toBe(307);
+    const state = new URL(res.headers.get("location") ?? "").searchParams.get("state");
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toContain(`stack-oauth-inner-${state}=`);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("Max-Age=600");
+  });
+
+  it("accepts the public-client sentinel and `{project}#main` as client id", async () => {
+    const keys = await newProject();
+    const path = authorizePath(
+      "github",
+      authorizeOptions(keys, pkcePair(), {
+        responseMode: "json",
+        projectId: `${keys.projectId}#main`,
+        clientSecret: "__stack_public_client__",
+      }),
+    );
+    expect((await get(path)).status).toBe(200);
+  });
+
+  it("refuses bad clients, providers, scopes and URLs with the catalogue's errors", async () => {
+    const keys = await newProject();
+    const json = (extra: Partial<AuthorizeOptions>, provider = "github") =>
+      get(authorizePath(provider, authorizeOptions(keys, pkcePair(), { responseMode: "json", ...extra })));
+    await expectKnownError(
+      await json({ projectId: "no-such-project" }),
+      "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+      {
+        client_id: "no-such-project",
+      },
+    );
+    await expectKnownError(await json({ clientSecret: "pck_wrong" }), "INVALID_PUBLISHABLE_CLIENT_KEY");
+    await expectKnownError(await json({}, "facebook"), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    await expectKnownError(await json({}, "spotify"), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    const scope = await expectKnownError(await json({ override: { scope: "openid" } }), "INVALID_SCOPE");
+    expect(scope.message).toBe('The scope "openid" is not a valid OAuth scope for Stack.');
+    await expectKnownError(
+      await json({ redirectUri: "https://evil.example.com/cb" }),
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    await expectKnownError(
+      await json({ errorRedirectUri: "https://evil.example.com/error" }),
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    await expectKnownError(
+      await json({ afterCallbackRedirectUrl: "https://app.example.com.evil.com/" }),
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    await expectKnownError(
+      await json({ providerScope: "repo" }),
+      "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+    );
+    await expectKnownError(await json({ type: "link" }), "USER_AUTHENTICATION_REQUIRED");
+    await expectKnownError(
+      await json({ type: "link", token: "not-a-token" }),
+      "USER_AUTHENTICATION_REQUIRED",
+    );
+  });
+
+  it("requires PKCE with S256 and the OAuth parameters (SCHEMA_ERROR)", async () => {
+    const keys = await newProject();
+    const json = (override: Record<string, string | undefined>) =>
+      get(authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json", override })));
+    for (const override of [
+      { code_challenge_method: "plain" },
+      { code_challenge: undefined },
+      { code_challenge_method: undefined },
+      { state: undefined },
+      { redirect_uri: undefined },
+      { response_type: "token" },
+      { grant_type: "implicit" },
+      { type: "steal" },
+      { code_challenge: "x".repeat(10_000) },
+    ]) {
+      await expectKnownError(await json(override), "SCHEMA_ERROR");
+    }
+    // Unknown parameters are tolerated.
+    expect((await json({ prompt: "consent", foo: "bar" })).status).toBe(200);
+  });
+
+  it("refuses shared providers without instance keys in production mode", async () => {
+    const keys = await newProject({ allow_localhost: false }, true);
+    const res = await get(
+      authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json" })),
+    );
+    await expectKnownError(res, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+  });
+});
+
+describe("the development provider's page", () => {
+  it("offers test identities and only returns to this server's callback", async () => {
+    const keys = await newProject();
+    const res = await get(
+      authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json" })),
+    );
+    const page = new URL((await expectJson<{ location: string }>(res)).location);
+    const html = await (await get(local(page.toString()))).text();
+    expect(html).toContain("Sign in with GitHub");
+    expect(html).toContain("Continue as Ada Lovelace");
+    expect(html).toContain("ada@example.com");
+    page.searchParams.set("redirect_uri", "https://evil.example.com/steal");
+    await expectTextError(
+      await get(local(page.toString())),
+      400,
+      "The development provider only returns to this server's OAuth callback.",
+    );
+  });
+
+  it("refuses a choice without an e-mail address", async () => {
+    const res = await postForm("/api/v1/auth/oauth/development/github", {
+      state: "s",
+      code_challenge: "c",
+      redirect_uri: "http://localhost:8102/api/v1/auth/oauth/callback/github",
+      action: "allow",
+      email: "not an address",
+    });
+    await expectTextError(res, 400, "Enter an e-mail address for the test identity.");
+  });
+});
+
+describe("OAuth sign-in and sign-up", () => {
+  it("signs a new user up with the provider's profile, then signs the same user in", async () => {
+    const keys = await newProject();
+    const email = uniqueEmail("ada");
+    const first = await signIn(
+      keys,
+      { email, display_name: "Ada L." },
+      { afterCallbackRedirectUrl: `${APP}/next` },
+    );
+    expect(first.tokens).toMatchObject({
+      token_type: "Bearer",
+      scope: "legacy",
+      is_new_user: true,
+      newUser: true,
+      after_callback_redirect_url: `${APP}/next`,
+      afterCallbackRedirectUrl: `${APP}/next`,
+    });
+    expect(first.user).toMatchObject({
+      primary_email: email,
+      primary_email_verified: true,
+      display_name: "Ada L.",
+      oauth_providers: [{ id: "github", account_id: email, email }],
+    });
+    const second = await signIn(keys, { email, display_name: "Ada L." });
+    expect(second.tokens.is_new_user).toBe(false);
+    expect(second.tokens.after_callback_redirect_url).toBeNull();
+    expect(second.user.id).toBe(first.user.id);
+    // A different provider with the same verified address joins the same user (link_method).
+    const google = await signIn(keys, { email }, { provider: "google" });
+    expect(google.user.id).toBe(first.user.id);
+    expect(google.user.oauth_providers.map((p) => p.id)).toEqual(["github", "google"]);
+  });
+
+  it("also completes a flow started in json mode, which needs no cookie", async () => {
+    const keys = await newProject();
+    const pkce = pkcePair();
+    const res = await get(authorizePath("github", authorizeOptions(keys, pkce, { responseMode: "json" })));
+    const page = new URL((await expectJson<{ location: string }>(res)).location);
+    const chosen = await postForm(page.pathname, {
+      state: page.searchParams.get("state") ?? "",
+      code_challenge: page.searchParams.get("code_challenge") ?? "",
+      redirect_uri: page.searchParams.get("redirect_uri") ?? "",
+      action: "allow",
+      email: uniqueEmail("json"),
+    });
+    // Form-post providers come back by POST: the same callback reads the body.
+    const location = new URL(chosen.headers.get("location") ?? "");
+    const callback = await postForm(location.pathname, Object.fromEntries(location.searchParams));
+    expect(callback.status).toBe(303);
+    const landing = new URL(callback.headers.get("location") ?? "");
+    const tokens = await expectJson<Tokens>(
+      await exchange(keys, landing.searchParams.get("code") ?? "", pkce.verifier),
+    );
+    expect(tokens.is_new_user).toBe(true);
+  });
+
+  it("reports a denial on the app's redirect URI", async () => {
+    const keys = await newProject();
+    const { landing, state } = await throughProvider(keys, "deny");
+    expect(landing.origin + landing.pathname).toBe(REDIRECT_URI);
+    expect(landingError(landing)).toEqual({
+      error: "server_error",
+      errorCode: "OAUTH_PROVIDER_ACCESS_DENIED",
+      details: {},
+    });
+    expect(landing.searchParams.get("message")).toBe(KnownErrors.OAUTH_PROVIDER_ACCESS_DENIED().message);
+    expect(landing.searchParams.get("code")).toBeNull();
+    expect(landing.searchParams.get("state")).not.toBe(state);
+  });
+
+  it("answers OUTER_OAUTH_TIMEOUT when the flow is older than 10 minutes", async () => {
+    const keys = await newProject();
+    const { landing } = await throughProvider(
+      keys,
+      { email: uniqueEmail("slow") },
+      {
+        beforeCallback: () => server.clock.advance(10 * MINUTE + 1000),
+      },
+    );
+    expect(landingError(landing).errorCode).toBe("OUTER_OAUTH_TIMEOUT");
+  });
+
+  it("refuses an unknown or used state, and a redirect-mode callback without its cookie", async () => {
+    const keys = await newProject();
+    await expectTextError(
+      await get("/api/v1/auth/oauth/callback/github?code=x&state=nope"),
+      400,
+      "Invalid OAuth state. Please try signing in again.",
+    );
+    await expectTextError(
+      await get("/api/v1/auth/oauth/callback/github"),
+      400,
+      "Invalid OAuth state. Please try signing in again.",
+    );
+
+    const authorize = await get(authorizePath("github", authorizeOptions(keys, pkcePair())));
+    const page = new URL(authorize.headers.get("location") ?? "");
+    const chosen = await postForm(page.pathname, {
+      state: page.searchParams.get("state") ?? "",
+      code_challenge: page.searchParams.get("code_challenge") ?? "",
+      redirect_uri: page.searchParams.get("redirect_uri") ?? "",
+      action: "allow",
+      email: uniqueEmail("cookie"),
+    });
+    const callbackPath = local(chosen.headers.get("location") ?? "");
+    await expectTextError(
+      await get(callbackPath),
+      400,
+      "Inner OAuth cookie not found. Please try signing in again.",
+    );
+    // The state belongs to one provider's callback.
+    await expectTextError(
+      await get(callbackPath.replace("/callback/github", "/callback/google"), {
+        cookie: cookiesOf(authorize),
+      }),
+      400,
+      "Invalid OAuth state. Please try signing in again.",
+    );
+    expect((await get(callbackPath, { cookie: cookiesOf(authorize) })).status).toBe(303);
+    await expectTextError(
+      await get(callbackPath, { cookie: cookiesOf(authorize) }),
+      400,
+      "Invalid OAuth state. Please try signing in again.",
+    );
+  });
+
+  it("refuses a new account when sign-up is off, and signs up nobody for a denied one", async () => {
+    const keys = await newProject({ sign_up_enabled: false });
+    const { landing } = await throughProvider(keys, { email: uniqueEmail("closed") });
+    expect(landingError(landing).errorCode).toBe("SIGN_UP_NOT_ENABLED");
+  });
+
+  it("sends errors to the error redirect URL when the redirect URI is no longer trusted", async () => {
+    const keys = await newProject();
+    const errorUrl = `${APP}/oauth-error`;
+    const { landing } = await throughProvider(keys, "deny", {
+      redirectUri: "http://localhost:3000/handler/oauth-callback",
+      errorRedirectUri: errorUrl,
+      beforeCallback: async () => {
+        const res = await server.request("/api/v1/projects/current", {
+          method: "PATCH",
+          headers: { ...accessHeaders("admin", keys), "content-type": "application/json" },
+          body: JSON.stringify({ config: { allow_localhost: false } }),
+        });
+        expect(res.status).toBe(200);
+      },
+    });
+    expect(landing.origin + landing.pathname).toBe(errorUrl);
+    expect(landingError(landing).errorCode).toBe("OAUTH_PROVIDER_ACCESS_DENIED");
+  });
+});
+
+describe("POST /auth/oauth/token with authorization_code", () => {
+  it("uses a code once; a replay is refused and ends the session the first exchange opened", async () => {
+    const keys = await newProject();
+    const { tokens, code, pkce } = await signIn(keys, { email: uniqueEmail("replay") });
+    await expectKnownError(await exchange(keys, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
+    const refresh = await postForm(TOKEN, {
+      grant_type: "refresh_token",
+      client_id: keys.projectId,
+      client_secret: keys.pck,
+      refresh_token: tokens.refresh_token,
+    });
+    await expectKnownError(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+
+  it("binds the code to the app's verifier and redirect URI; a failed try leaves it usable", async () => {
+    const keys = await newProject();
+    const { landing, pkce } = await throughProvider(keys, { email: uniqueEmail("pkce") });
+    const code = landing.searchParams.get("code") ?? "";
+    await expectKnownError(await exchange(keys, code, pkcePair().verifier), "INVALID_AUTHORIZATION_CODE");
+    await expectTextError(
+      await exchange(keys, code, pkce.verifier, `${APP}/other`),
+      400,
+      "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.",
+    );
+    const missingVerifier = await postForm(TOKEN, {
+      grant_type: "authorization_code",
+      client_id: keys.projectId,
+      client_secret: keys.pck,
+      code,
+      redirect_uri: REDIRECT_URI,
+    });
+    await expectKnownError(missingVerifier, "INVALID_AUTHORIZATION_CODE");
+    expect((await exchange(keys, code, pkce.verifier)).status).toBe(200);
+  });
+
+  it("refuses codes after 5 minutes, unknown codes, other projects' codes, and a missing code", async () => {
+    const keys = await newProject();
+    const other = await newProject();
+    const { landing, pkce } = await throughProvider(keys, { email: uniqueEmail("late") });
+    const code = landing.searchParams.get("code") ?? "";
+    await expectKnownError(await exchange(other, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
+    await expectKnownError(await exchange(keys, "x".repeat(45), pkce.verifier), "INVALID_AUTHORIZATION_CODE");
+    server.clock.advance(5 * MINUTE);
+    await expectKnownError(await exchange(keys, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
+    const missing = await postForm(TOKEN, {
+      grant_type: "authorization_code",
+      client_id: keys.projectId,
+      client_secret: keys.pck,
+    });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: "invalid_request",
+      error_description: "The code parameter is missing.",
+    });
+  });
+
+  it("pauses a TOTP user's sign-in with MULTI_FACTOR_AUTHENTICATION_REQUIRED", async () => {
+    const keys = await newProject();
+    const email = uniqueEmail("totp");
+    const { tokens } = await signIn(keys, { email });
+    const patched = await server.request(ME, {
+      method: "PATCH",
+      headers: {
+        ...accessHeaders("client", keys),
+        "x-stack-access-token": tokens.access_token,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ totp_secret_base64: Buffer.from("0123456789abcdefghij").toString("base64") }),
+    });
+    expect(patched.status).toBe(200);
+    const { landing, pkce } = await throughProvider(keys, { email });
+    const res = await exchange(keys, landing.searchParams.get("code") ?? "", pkce.verifier);
+    const body = await expectKnownError(res, "MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect((body.details as { attempt_code: string }).attempt_code).toMatch(/^[0-9a-z]{45}$/);
+  });
+});
+
+describe("linking and account merging", () => {
+  async function passwordUser(keys: ProjectKeys, email: string, verified: boolean) {
+    const user = await expectJson<{ id: string }>(
+      await server.request("/api/v1/users", {
+        method: "POST",
+        headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
+        body: JSON.stringify({
+          primary_email: email,
+          primary_email_verified: verified,
+          primary_email_auth_enabled: true,
+          password: "correct horse battery",
+        }),
+      }),
+      201,
+    );
+    const session = await expectJson<{ access_token: string }>(
+      await server.request("/api/v1/auth/sessions", {
+        method: "POST",
+        headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
+        body: JSON.stringify({ user_id: user.id }),
+      }),
+    );
+    return { id: user.id, accessToken: session.access_token };
+  }
+
+  it("links a provider account to the signed-in user, and refuses accounts that are taken", async () => {
+    const keys = await newProject();
+    const owner = await passwordUser(keys, uniqueEmail("owner"), true);
+    const githubEmail = uniqueEmail("gh");
+    const linked = await signIn(keys, { email: githubEmail }, { type: "link", token: owner.accessToken });
+    expect(linked.tokens.is_new_user).toBe(false);
+    expect(linked.user.id).toBe(owner.id);
+    expect(linked.user.oauth_providers).toEqual([
+      { id: "github", account_id: githubEmail, email: githubEmail },
+    ]);
+    // Linking the same account again only refreshes its tokens.
+    expect(
+      (await signIn(keys, { email: githubEmail }, { type: "link", token: owner.accessToken })).user.id,
+    ).toBe(owner.id);
+
+    const someoneElse = await passwordUser(keys, uniqueEmail("other"), true);
+    const taken = await throughProvider(
+      keys,
+      { email: githubEmail },
+      { type: "link", token: someoneElse.accessToken },
+    );
+    expect(landingError(taken.landing).errorCode).toBe("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
+    const second = await throughProvider(
+      keys,
+      { email: uniqueEmail("gh2") },
+      { type: "link", token: owner.accessToken },
+    );
+    expect(landingError(second.landing).errorCode).toBe("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION");
+  });
+
+  it("follows oauth_account_merge_strategy for an address someone already signs in with", async () => {
+    const linkKeys = await newProject();
+    const verified = uniqueEmail("verified");
+    const existing = await passwordUser(linkKeys, verified, true);
+    expect((await signIn(linkKeys, { email: verified })).user.id).toBe(existing.id);
+
+    const unverified = uniqueEmail("unverified");
+    await passwordUser(linkKeys, unverified, false);
+    const refused = await throughProvider(linkKeys, { email: unverified });
+    expect(landingError(refused.landing)).toEqual({
+      error: "server_error",
+      errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+      details: { type: "email", contact_channel_value: unverified, would_work_if_email_was_verified: true },
+    });
+
+    const raiseKeys = await newProject({ oauth_account_merge_strategy: "raise_error" });
+    const raised = uniqueEmail("raise");
+    await passwordUser(raiseKeys, raised, true);
+    const raisedLanding = (await throughProvider(raiseKeys, { email: raised })).landing;
+    expect(landingError(raisedLanding).details).toEqual({
+      type: "email",
+      contact_channel_value: raised,
+      would_work_if_email_was_verified: false,
+    });
+
+    const duplicateKeys = await newProject({ oauth_account_merge_strategy: "allow_duplicates" });
+    const shared = uniqueEmail("dup");
+    const original = await passwordUser(duplicateKeys, shared, true);
+    const duplicate = await signIn(duplicateKeys, { email: shared });
+    expect(duplicate.tokens.is_new_user).toBe(true);
+    expect(duplicate.user.id).not.toBe(original.id);
+    expect(duplicate.user.primary_email).toBe(shared);
+    const asServer = await expectJson<{ primary_email_auth_enabled: boolean }>(
+      await server.request(`/api/v1/users/${duplicate.user.id}`, {
+        headers: accessHeaders("server", duplicateKeys),
+      }),
+    );
+    expect(asServer.primary_email_auth_enabled).toBe(false);
+  });
+
+  it("upgrades an anonymous caller instead of creating another user", async () => {
+    const keys = await newProject();
+    const anonymous = await expectJson<{ access_token: string; user_id: string }>(
+      await server.request("/api/v1/auth/anonymous/sign-up", {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "x-forwarded-for": uniqueIp() },
+      }),
+    );
+    const email = uniqueEmail("anon");
+    const upgraded = await signIn(keys, { email }, { token: anonymous.access_token });
+    expect(upgraded.tokens.is_new_user).toBe(true);
+    expect(upgraded.user).toMatchObject({ id: anonymous.user_id, is_anonymous: false, primary_email: email });
+  });
+});
+
+describe("connected accounts", () => {
+  it("lists a user's accounts, and refuses tokens for shared keys, other users and missing accounts", async () => {
+    const keys = await newProject({
+      oauth_providers: [
+        ...providers,
+        { id: "gitlab", type: "standard", enabled: true, client_id: "id", client_secret: "secret" },
+      ],
+    });
+    const email = uniqueEmail("ca");
+    const { tokens, user } = await signIn(keys, { email });
+    const client = { ...accessHeaders("client", keys), "x-stack-access-token": tokens.access_token };
+    const list = await expectJson(await get("/api/v1/connected-accounts/me", client));
+    expect(list).toEqual({
+      items: [{ user_id: user.id, provider: "github", provider_account_id: email }],
+      is_paginated: false,
+    });
+    const tokenFor = (path: string, headers = client, body: unknown = {}) =>
+      server.request(path, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await expectKnownError(
+      await tokenFor("/api/v1/connected-accounts/me/github/access-token"),
+      "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+    );
+    await expectKnownError(
+      await tokenFor("/api/v1/connected-accounts/me/gitlab/access-token"),
+      "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+    );
+    await expectKnownError(
+      await tokenFor(`/api/v1/connected-accounts/me/gitlab/${email}/access-token`),
+      "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+    );
+    await expectKnownError(
+      await tokenFor("/api/v1/connected-accounts/me/discord/access-token"),
+      "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+    );
+    const stranger = await server.signIn(keys.projectId);
+    await expectTextError(
+      await get(`/api/v1/connected-accounts/${stranger.userId}`, client),
+      403,
+      "Client can only access their own connected accounts.",
+    );
+    // Servers may read anyone's; unknown users are USER_NOT_FOUND.
+    expect(
+      (await get(`/api/v1/connected-accounts/${stranger.userId}`, accessHeaders("server", keys))).status,
+    ).toBe(200);
+    await expectKnownError(
+      await get(`/api/v1/connected-accounts/${crypto.randomUUID()}`, accessHeaders("server", keys)),
+      "USER_NOT_FOUND",
+    );
+    await expectKnownError(
+      await tokenFor("/api/v1/connected-accounts/me/gitlab/access-token", client, { scope: 5 }),
+      "SCHEMA_ERROR",
+    );
+    await expectKnownError(
+      await tokenFor("/api/v1/connected-accounts/me/gitlab/access-token", client, { extra: 1 }),
+      "SCHEMA_ERROR",
+    );
+  });
+});
