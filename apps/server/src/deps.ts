@@ -86,7 +86,8 @@ export function createDeps(options: DepsOptions) {
   const events = createWebhookEvents({ db, clock });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
   const permissions = createPermissionService({ teamsRepo });
-  const users = createUserService({ repo: usersRepo, teams, events, clock });
+  const oauthAccounts = createOAuthAccountsRepo(db);
+  const users = createUserService({ repo: usersRepo, oauthAccounts, teams, events, clock });
   const logger = options.logger ?? createLogger();
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
@@ -136,7 +137,6 @@ export function createDeps(options: DepsOptions) {
     development: developmentProvider,
     sharedCredentials: options.sharedOAuth ?? {},
   });
-  const oauthAccounts = createOAuthAccountsRepo(db);
   const webhookBox = createSecretBox(options.secret, "webhooks");
   const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
   return {
@@ -208,6 +208,7 @@ export function createDeps(options: DepsOptions) {
     userUpdates: createUserUpdates({
       db,
       repo: usersRepo,
+      oauthAccounts,
       users,
       teamsRepo,
       hasher,

@@ -9,6 +9,11 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
 }
 
+/** The PKCE S256 challenge of a code verifier (RFC 7636): base64url of its SHA-256. */
+export function pkceChallenge(verifier: string): string {
+  return createHash("sha256").update(verifier, "utf8").digest("base64url");
+}
+
 /** Compares two strings without leaking where they differ through timing. */
 export function constantTimeEqual(a: string, b: string): boolean {
   const ha = createHash("sha256").update(a).digest();

@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, exists, like, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
-import { contactChannels, oauthAccounts, sessions, teamMembers, teams, users } from "./schema.ts";
+import { contactChannels, sessions, teamMembers, teams, users } from "./schema.ts";
 import type { TeamRow } from "./teams-repo.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -297,25 +297,6 @@ export function createUsersRepo(db: Db) {
         .update(users)
         .set({ passwordHash: replacement })
         .where(and(eq(users.id, userId), eq(users.passwordHash, old)));
-    },
-
-    async insertOAuthAccount(tx: Db, row: typeof oauthAccounts.$inferInsert): Promise<void> {
-      await tx.insert(oauthAccounts).values(row);
-    },
-
-    /** Whether this provider account is already linked to a user of the project. */
-    async isOAuthAccountLinked(executor: Db, projectId: string, providerId: string, accountId: string) {
-      const [row] = await executor
-        .select({ id: oauthAccounts.id })
-        .from(oauthAccounts)
-        .where(
-          and(
-            eq(oauthAccounts.projectId, projectId),
-            eq(oauthAccounts.providerId, providerId),
-            eq(oauthAccounts.accountId, accountId),
-          ),
-        );
-      return row !== undefined;
     },
 
     /**

@@ -5,7 +5,7 @@
 //
 // Its authorization codes are sealed with the server secret and carry the chosen identity, the PKCE challenge and a
 // 5-minute expiry, so the provider needs no storage; the flow's inner state (single use) makes each one usable once.
-import { createHash } from "node:crypto";
+import { constantTimeEqual, pkceChallenge } from "../crypto/hash.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { TextError } from "../text-error.ts";
 import { type OAuthBackend, ProviderRefused } from "./backends.ts";
@@ -30,8 +30,6 @@ type SealedCode = {
   redirectUri: string;
   expiresAt: number;
 };
-
-const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
 /** The same e-mail is the same account at the same provider, as it would be at the real one. */
 export function developmentProfile(identity: DevelopmentIdentity): ProviderProfile {
@@ -90,7 +88,7 @@ export function createDevelopmentProvider(deps: { box: SecretBox; baseUrl: strin
             code.provider === providerId &&
             code.redirectUri === redirectUri &&
             code.expiresAt > deps.now() &&
-            code.challenge === s256(codeVerifier);
+            constantTimeEqual(code.challenge, pkceChallenge(codeVerifier));
           if (!valid) throw new ProviderRefused("The development provider's code is not valid.");
           return {
             tokens: { accessToken: "", refreshToken: null, expiresAt: null, scope: null },

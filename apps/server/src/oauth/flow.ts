@@ -9,7 +9,7 @@
 //    The user goes back to the app with it. A known error goes back the same way, as query parameters.
 // 3. EXCHANGE. `POST /auth/oauth/token` uses the authorization code once, checks the app's verifier, and opens the
 //    session through the MFA gate. [GF] Presenting a used code again ends the session its first use opened.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   isKnownError,
   type KnownError,
@@ -18,6 +18,7 @@ import {
   type ProjectConfig,
 } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
+import { constantTimeEqual, pkceChallenge } from "../crypto/hash.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -69,7 +70,15 @@ type CodeData = {
   session_id?: string;
 };
 
-const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+type AccountRow = { providerId: string; accountId: string; email: string | null } & SealedTokens;
+
+/** What is stored of a provider account: who it is at the provider, and its tokens. */
+const accountRow = (providerId: string, profile: ProviderProfile, tokens: SealedTokens): AccountRow => ({
+  providerId,
+  accountId: profile.accountId,
+  email: profile.email,
+  ...tokens,
+});
 
 /** A known error as the callback reports it to the app: query parameters on its redirect URI (WIRE.md §4.5). */
 function errorRedirect(target: string, error: KnownError): string {
@@ -127,7 +136,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
       await deps.accounts.updateTokens(known.id, tokens, { email: profile.email, executor: tx });
       return { userId: known.userId, isNewUser: false };
     }
-    const account = { providerId, accountId: profile.accountId, email: profile.email, ...tokens };
+    const account = accountRow(providerId, profile, tokens);
     const owner = profile.email
       ? await deps.usersRepo.findAuthChannel(project.id, profile.email, tx)
       : undefined;
@@ -170,12 +179,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     return { userId, isNewUser: true };
   }
 
-  async function insertAccount(
-    tx: Db,
-    project: Project,
-    userId: string,
-    account: { providerId: string; accountId: string; email: string | null } & SealedTokens,
-  ): Promise<void> {
+  async function insertAccount(tx: Db, project: Project, userId: string, account: AccountRow): Promise<void> {
     await deps.accounts.insert(tx, {
       id: crypto.randomUUID(),
       projectId: project.id,
@@ -225,12 +229,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
         : undefined;
       await upgradeAnonymous(tx, project, user, email);
     }
-    await insertAccount(tx, project, user.id, {
-      providerId,
-      accountId: profile.accountId,
-      email: profile.email,
-      ...tokens,
-    });
+    await insertAccount(tx, project, user.id, accountRow(providerId, profile, tokens));
     return { userId: user.id, isNewUser: false };
   }
 
@@ -310,7 +309,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
       );
       const location = await provider.backend.authorizationUrl({
         state: innerState,
-        codeChallenge: s256(verifier),
+        codeChallenge: pkceChallenge(verifier),
         redirectUri: provider.redirectUri,
         extraScopes,
       });
@@ -374,7 +373,10 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
           { projectId: project.id, purpose: "oauth_authorization_code", code: input.code },
           async (tx, row) => {
             const data = row.data as CodeData;
-            if (!input.codeVerifier || s256(input.codeVerifier) !== data.code_challenge) {
+            if (
+              !input.codeVerifier ||
+              !constantTimeEqual(pkceChallenge(input.codeVerifier), data.code_challenge)
+            ) {
               throw KnownErrors.INVALID_AUTHORIZATION_CODE();
             }
             if (input.redirectUri !== data.redirect_uri) throw new TextError(400, REDIRECT_URI_MISMATCH);

@@ -9,6 +9,7 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { OAuthAccountsRepo } from "../db/oauth-accounts-repo.ts";
 import { createPasskeysRepo } from "../db/passkeys-repo.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
@@ -107,6 +108,7 @@ async function conflictError(error: unknown, recheck: () => Promise<void>): Prom
 export function createUserUpdates(deps: {
   db: Db;
   repo: UsersRepo;
+  oauthAccounts: OAuthAccountsRepo;
   users: UserService;
   teamsRepo: TeamsRepo;
   clock: Clock;
@@ -217,7 +219,7 @@ export function createUserUpdates(deps: {
       const assertClaimsFree = async (executor: Db) => {
         if (email?.usedForAuth) await assertAddressFree(executor, project.id, null, email.value);
         for (const p of oauthProviders) {
-          if (await deps.repo.isOAuthAccountLinked(executor, project.id, p.providerId, p.accountId)) {
+          if (await deps.oauthAccounts.find(executor, project.id, p.providerId, p.accountId)) {
             throw KnownErrors.OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN();
           }
         }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { type ClientUser, KnownErrors, type ServerUser } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
-import type { SealedTokens } from "../db/oauth-accounts-repo.ts";
+import type { OAuthAccountsRepo, SealedTokens } from "../db/oauth-accounts-repo.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
@@ -107,6 +107,7 @@ export function toClientUser(user: UserRecord): ClientUser {
 
 export function createUserService(deps: {
   repo: UsersRepo;
+  oauthAccounts: OAuthAccountsRepo;
   teams: TeamService;
   events: WebhookEvents;
   clock: Clock;
@@ -135,7 +136,7 @@ export function createUserService(deps: {
       });
       if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
       for (const account of input.oauthProviders ?? []) {
-        await deps.repo.insertOAuthAccount(tx, {
+        await deps.oauthAccounts.insert(tx, {
           id: randomUUID(),
           projectId: project.id,
           userId: id,

@@ -2,7 +2,7 @@
 // provider's sign-in page, and connected accounts. The token endpoint is in auth.ts.
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { listOf } from "../schemas/common.ts";
+import { listOf, userIdOrMe } from "../schemas/common.ts";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAG = "Auth: OAuth";
@@ -120,7 +120,7 @@ export const listConnectedAccountsRoute = defineRoute({
   access: ANY_ACCESS,
   summary: "Lists the user's linked provider accounts",
   tag: "Connected accounts",
-  params: z.strictObject({ user_id: z.string() }),
+  params: z.strictObject({ user_id: userIdOrMe }),
   response: { status: 200, kind: "json", schema: listOf(connectedAccountSchema) },
 });
 
@@ -131,7 +131,7 @@ export const connectedAccountTokenRoute = defineRoute({
   summary:
     "A provider access token of the user's account at the provider covering `scope`, refreshed when needed",
   tag: "Connected accounts",
-  params: z.strictObject({ user_id: z.string(), provider_id: z.string().min(1).max(64) }),
+  params: z.strictObject({ user_id: userIdOrMe, provider_id: z.string().min(1).max(64) }),
   body: accessTokenBody,
   response: accessTokenResponse,
 });
@@ -143,7 +143,7 @@ export const connectedAccountByIdTokenRoute = defineRoute({
   summary: "The same for one of the user's accounts at the provider, named by its account id",
   tag: "Connected accounts",
   params: z.strictObject({
-    user_id: z.string(),
+    user_id: userIdOrMe,
     provider_id: z.string().min(1).max(64),
     provider_account_id: z.string().min(1).max(256),
   }),
