@@ -2,29 +2,23 @@
 // project's admin key: an internal user who owns projects, a project created through that user, its domains and
 // SMTP server, key rotation, a permission definition, an edited e-mail template seen in the next e-mail (at a real
 // SMTP peer), and a webhook endpoint receiving signed user.created events (verified with standardwebhooks).
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
+import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import { type SmtpPeer, startSmtpPeer } from "@gatehouse/server/testing/smtp-peer";
-import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
 
-type Json = Record<string, unknown>;
 type Delivery = { headers: Record<string, string>; body: string };
 
+let gatehouse: Awaited<ReturnType<typeof startIsolatedServer>>;
 let server: RunningServer;
-let dataDir: string;
-let databaseName: string | undefined;
 let smtp: SmtpPeer;
 let receiver: Server;
 const deliveries: Delivery[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "gatehouse-admin-"));
   smtp = await startSmtpPeer();
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,49 +32,18 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const env: Record<string, string> = {
-    PORT: String(await freePort()),
-    GATEHOUSE_DATA_DIR: dataDir,
-    // The receiver runs on this machine; by default webhooks only go to public addresses.
-    GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-  };
-  const template = inject("testDbTemplate");
-  if (template.kind === "postgres") {
-    databaseName = `gatehouse_admin_${process.pid}_${Date.now()}`;
-    await adminQuery(template.adminUrl, `create database ${databaseName}`);
-    env.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
-  }
-  server = await startServer(env);
+  // The receiver runs on this machine; by default webhooks only go to public addresses.
+  gatehouse = await startIsolatedServer("admin", { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" });
+  server = gatehouse.server;
 });
 
 afterAll(async () => {
-  if (server) expect(await server.stop()).toBe(0);
+  await gatehouse?.stop();
   receiver?.close();
   await smtp?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  const template = inject("testDbTemplate");
-  if (databaseName && template.kind === "postgres") {
-    await adminQuery(template.adminUrl, `drop database if exists ${databaseName} with (force)`);
-  }
 });
 
-/** One request; fails with the server's answer when the status is not the expected one. */
-async function call(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-  status = 200,
-): Promise<Json> {
-  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBe(status);
-  return text ? (JSON.parse(text) as Json) : {};
-}
+const call = apiCaller(() => server);
 
 async function waitFor<T>(what: string, probe: () => T | undefined): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -94,49 +57,9 @@ async function waitFor<T>(what: string, probe: () => T | undefined): Promise<T> 
 
 describe("administering a project with only the admin key", () => {
   it("creates, configures and runs a project through an internal-project user", async () => {
-    const internalAdmin = {
-      "x-stack-access-type": "admin",
-      "x-stack-project-id": "internal",
-      "x-stack-super-secret-admin-key": server.keys.sak,
-    };
-    // An operator account in the internal project, member of the team that owns it.
-    const operator = await call(
-      "POST",
-      "/users",
-      internalAdmin,
-      {
-        primary_email: "operator@example.com",
-        primary_email_verified: true,
-        primary_email_auth_enabled: true,
-        password: "operator password 1",
-      },
-      201,
-    );
-    const internal = await call("GET", "/projects/current", internalAdmin);
-    const ownerTeamId = String(internal.owner_team_id);
-    await call("POST", `/team-memberships/${ownerTeamId}/${operator.id}`, internalAdmin, {}, 201);
-    const session = await call("POST", "/auth/sessions", internalAdmin, { user_id: operator.id });
-    const operatorToken = String(session.access_token);
-
-    // The operator creates a project owned by that team.
-    const created = await call(
-      "POST",
-      "/internal/projects",
-      {
-        "x-stack-access-type": "client",
-        "x-stack-project-id": "internal",
-        "x-stack-publishable-client-key": server.keys.pck,
-        "x-stack-access-token": operatorToken,
-      },
-      { display_name: "Shop", owner_team_id: ownerTeamId },
-      201,
-    );
-    const projectId = String(created.id);
-    const admin = {
-      "x-stack-access-type": "admin",
-      "x-stack-project-id": projectId,
-      "x-stack-admin-access-token": operatorToken,
-    };
+    // An operator account in the internal project, member of the team that owns it, creates a project owned by
+    // that team (e2e/support.ts).
+    const { projectId, admin } = await operatorProject(server, { display_name: "Shop" });
 
     // Domains and the project's own SMTP server.
     const configured = await call("PATCH", "/projects/current", admin, {

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshotDir, startIsolatedServer } from "./harness.ts";
+import { startIsolatedServer } from "../support.ts";
+import { launchChromium, screenshotDir } from "./harness.ts";
 
 /** The app: a sign-in button, and the OAuth-callback page that exchanges the code and greets the user. */
 const APP_PAGE = `<!doctype html>

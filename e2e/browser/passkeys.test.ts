@@ -6,12 +6,11 @@ import { join } from "node:path";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshotDir, startIsolatedServer } from "./harness.ts";
+import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
+import { launchChromium, screenshotDir } from "./harness.ts";
 import { type PasskeyDemo, type StepResult, startPageServer } from "./passkey-page.ts";
 
 const PASSWORD = "correct horse battery";
-
-type Json = Record<string, unknown>;
 
 let gatehouse: Awaited<ReturnType<typeof startIsolatedServer>>;
 let server: RunningServer;
@@ -33,61 +32,14 @@ afterAll(async () => {
   await gatehouse?.stop();
 });
 
-/** One request to the server; fails with its answer when the status is not the expected one. */
-async function call(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-  status = 200,
-) {
-  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBe(status);
-  return JSON.parse(text) as Json;
-}
+const call = apiCaller(() => server);
 
 /** A project with passkeys on, made the way the dashboard makes one: its admin headers and a publishable key. */
 async function createPasskeyProject() {
-  const internalAdmin = {
-    "x-stack-access-type": "admin",
-    "x-stack-project-id": "internal",
-    "x-stack-super-secret-admin-key": server.keys.sak,
-  };
-  const operator = await call(
-    "POST",
-    "/users",
-    internalAdmin,
-    { primary_email: "operator@example.com", primary_email_auth_enabled: true, password: PASSWORD },
-    201,
-  );
-  const ownerTeamId = String((await call("GET", "/projects/current", internalAdmin)).owner_team_id);
-  await call("POST", `/team-memberships/${ownerTeamId}/${operator.id}`, internalAdmin, {}, 201);
-  const operatorToken = String(
-    (await call("POST", "/auth/sessions", internalAdmin, { user_id: operator.id })).access_token,
-  );
-  const project = await call(
-    "POST",
-    "/internal/projects",
-    {
-      "x-stack-access-type": "client",
-      "x-stack-project-id": "internal",
-      "x-stack-publishable-client-key": server.keys.pck,
-      "x-stack-access-token": operatorToken,
-    },
-    { display_name: "Passkey shop", owner_team_id: ownerTeamId, config: { passkey_enabled: true } },
-    201,
-  );
-  const projectId = String(project.id);
-  const admin = {
-    "x-stack-access-type": "admin",
-    "x-stack-project-id": projectId,
-    "x-stack-admin-access-token": operatorToken,
-  };
+  const { projectId, project, admin } = await operatorProject(server, {
+    display_name: "Passkey shop",
+    config: { passkey_enabled: true },
+  });
   const keySet = await call("POST", "/internal/api-keys", admin, {
     description: "shop web app",
     expires_at_millis: Date.now() + 24 * 3600 * 1000,

@@ -13,9 +13,10 @@ import { oauthAccounts } from "../db/schema.ts";
 import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   type AuthorizeOptions,
-  authorizePath,
-  codeGrantBody,
   cookiesOf,
+  landingError,
+  local,
+  oauthClient,
   pkcePair,
 } from "../testing/oauth-client.ts";
 import {
@@ -33,28 +34,15 @@ import {
   TEST_SECRET,
   type TestServer,
   uniqueEmail,
-  uniqueIp,
 } from "../testing/test-server.ts";
 
 const APP = "https://app.example.com";
 const REDIRECT_URI = `${APP}/handler/oauth-callback`;
-const TOKEN = "/api/v1/auth/oauth/token";
-const ME = "/api/v1/users/me";
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const DAY = 24 * 60 * MINUTE;
 /** The provider's access tokens live two minutes, so the clock can outrun them. */
 const PROVIDER_ACCESS_TOKEN_TTL_S = 120;
-
-type Tokens = { access_token: string; refresh_token: string; is_new_user: boolean };
-type User = {
-  id: string;
-  primary_email: string | null;
-  primary_email_verified: boolean;
-  display_name: string | null;
-  profile_image_url: string | null;
-  oauth_providers: { id: string; account_id: string; email: string | null }[];
-};
 
 let server: TestServer;
 let provider: OidcProvider;
@@ -73,6 +61,12 @@ afterAll(async () => {
   await server?.deps.emailWorker.stop();
   await server?.close();
 });
+
+// The app's requests, the same for every provider (testing/oauth-client.ts); the provider's pages are below.
+const { get, postJson, authorize, followCallback, exchange, refresh, redeem, existingUser } = oauthClient(
+  () => server,
+  REDIRECT_URI,
+);
 
 /** A project's entry for an OpenID Connect provider. */
 const oidcEntry = (of: OidcProvider, id = "oidc", issuerUrl = of.issuer) => ({
@@ -99,26 +93,6 @@ async function newProject(config: Record<string, unknown> = {}): Promise<Project
   return keys;
 }
 
-const get = (path: string, headers: Record<string, string> = {}) =>
-  server.request(path, { headers: { "x-forwarded-for": uniqueIp(), ...headers } });
-
-const postForm = (path: string, form: Record<string, string>) =>
-  server.request(path, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": uniqueIp() },
-    body: new URLSearchParams(form),
-  });
-
-const postJson = (path: string, body: unknown, headers: Record<string, string>) =>
-  server.request(path, {
-    method: "POST",
-    headers: { ...headers, "content-type": "application/json", "x-forwarded-for": uniqueIp() },
-    body: JSON.stringify(body),
-  });
-
-/** The path and query of a URL on the test server. */
-const local = (url: URL) => `${url.pathname}${url.search}`;
-
 /** A login name (the provider's account id) no other test uses. */
 let logins = 0;
 const uniqueLogin = (prefix = "user") => `${prefix}-${++logins}-${Math.random().toString(36).slice(2, 8)}`;
@@ -135,25 +109,19 @@ async function toCallback(keys: ProjectKeys, choice: ProviderChoice, options: Fl
   const pkce = pkcePair();
   const state = `client-state-${Math.random()}`;
   const responseMode = options.responseMode ?? "json";
-  const authorize = await get(
-    authorizePath(options.provider ?? "oidc", {
-      projectId: keys.projectId,
-      clientSecret: keys.pck,
-      redirectUri: REDIRECT_URI,
-      pkce,
-      state,
-      ...options,
-      responseMode,
-    }),
-  );
+  const authorized = await authorize(options.provider ?? "oidc", keys, pkce, {
+    state,
+    ...options,
+    responseMode,
+  });
   let location: string;
   let cookie = "";
   if (responseMode === "json") {
-    location = (await expectJson<{ location: string }>(authorize)).location;
+    location = (await expectJson<{ location: string }>(authorized)).location;
   } else {
-    expect(authorize.status, await authorize.clone().text()).toBe(307);
-    location = authorize.headers.get("location") ?? "";
-    cookie = cookiesOf(authorize);
+    expect(authorized.status, await authorized.clone().text()).toBe(307);
+    location = authorized.headers.get("location") ?? "";
+    cookie = cookiesOf(authorized);
   }
   const callback = await throughOidcProvider(location, choice);
   expect(callback.origin + callback.pathname).toBe(
@@ -166,85 +134,28 @@ async function toCallback(keys: ProjectKeys, choice: ProviderChoice, options: Fl
 async function throughProvider(keys: ProjectKeys, choice: ProviderChoice, options: FlowOptions = {}) {
   const started = await toCallback(keys, choice, options);
   await options.beforeCallback?.();
-  const answer = await get(local(started.callback), { cookie: started.cookie });
-  expect(answer.status, await answer.clone().text()).toBe(303);
-  return { ...started, landing: new URL(answer.headers.get("location") ?? "") };
-}
-
-function exchange(keys: ProjectKeys, code: string, verifier: string) {
-  return postForm(
-    TOKEN,
-    Object.fromEntries(
-      codeGrantBody({
-        projectId: keys.projectId,
-        clientSecret: keys.pck,
-        code,
-        redirectUri: REDIRECT_URI,
-        verifier,
-      }),
-    ),
-  );
-}
-
-async function me(keys: ProjectKeys, accessToken: string): Promise<User> {
-  return expectJson<User>(
-    await get(ME, { ...accessHeaders("client", keys), "x-stack-access-token": accessToken }),
-  );
+  return { ...started, landing: await followCallback(started.callback, started.cookie) };
 }
 
 /** Sign-in (or link) through the provider, to the tokens and the user they belong to. */
 async function signIn(keys: ProjectKeys, login: string, options: FlowOptions = {}) {
-  const { landing, pkce, state } = await throughProvider(keys, { login }, options);
-  expect(landing.searchParams.get("error"), landing.toString()).toBeNull();
-  expect(landing.origin + landing.pathname).toBe(REDIRECT_URI);
-  expect(landing.searchParams.get("state")).toBe(state);
-  const code = landing.searchParams.get("code") ?? "";
-  const tokens = await expectJson<Tokens>(await exchange(keys, code, pkce.verifier));
-  return { tokens, user: await me(keys, tokens.access_token), code, pkce };
+  const trip = await throughProvider(keys, { login }, options);
+  expect(trip.landing.origin + trip.landing.pathname).toBe(REDIRECT_URI);
+  return redeem(keys, trip);
 }
 
-/** The known error the callback reported on the app's redirect URI. */
-function landingError(landing: URL) {
+/** The known error the callback reported on the app's redirect URI, which then carries no code. */
+function errorOnRedirectUri(landing: URL) {
   expect(landing.origin + landing.pathname).toBe(REDIRECT_URI);
   expect(landing.searchParams.get("code")).toBeNull();
-  return {
-    error: landing.searchParams.get("error"),
-    errorCode: landing.searchParams.get("errorCode"),
-    details: JSON.parse(landing.searchParams.get("details") ?? "null"),
-  };
-}
-
-/** A user created by the server, whose e-mail signs in; answers their id. */
-async function existingUser(keys: ProjectKeys, email: string, verified: boolean) {
-  const user = await expectJson<{ id: string }>(
-    await postJson(
-      "/api/v1/users",
-      {
-        primary_email: email,
-        primary_email_verified: verified,
-        primary_email_auth_enabled: true,
-        password: "correct horse battery",
-      },
-      accessHeaders("server", keys),
-    ),
-    201,
-  );
-  return user.id;
+  return landingError(landing);
 }
 
 describe("signing in with an OpenID Connect provider", () => {
   it("sends the user to the authorization endpoint found by discovery, with Gatehouse's own state and PKCE", async () => {
     const keys = await newProject();
     const pkce = pkcePair();
-    const res = await get(
-      authorizePath("oidc", {
-        projectId: keys.projectId,
-        clientSecret: keys.pck,
-        redirectUri: REDIRECT_URI,
-        pkce,
-        responseMode: "json",
-      }),
-    );
+    const res = await authorize("oidc", keys, pkce, { responseMode: "json" });
     const url = new URL((await expectJson<{ location: string }>(res)).location);
     expect(url.origin + url.pathname).toBe(`${provider.issuer}/auth`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
@@ -318,7 +229,9 @@ describe("signing in with an OpenID Connect provider", () => {
     // Another user cannot link the same provider account.
     const other = await server.signIn(keys.projectId);
     const taken = await throughProvider(keys, { login }, { type: "link", token: other.accessToken });
-    expect(landingError(taken.landing).errorCode).toBe("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
+    expect(errorOnRedirectUri(taken.landing).errorCode).toBe(
+      "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
+    );
   });
 
   it("joins a verified provider address to the user who signs in with it (link_method)", async () => {
@@ -336,7 +249,7 @@ describe("signing in with an OpenID Connect provider", () => {
     const login = uniqueLogin("claimed");
     await existingUser(keys, emailOf(login), false);
     const { landing } = await throughProvider(keys, { login });
-    expect(landingError(landing)).toEqual({
+    expect(errorOnRedirectUri(landing)).toEqual({
       error: "server_error",
       errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
       details: {
@@ -352,7 +265,7 @@ describe("signing in with an OpenID Connect provider", () => {
     const login = uniqueLogin("unverified-mallory");
     const victim = await existingUser(keys, emailOf(login), true);
     const { landing } = await throughProvider(keys, { login });
-    expect(landingError(landing)).toEqual({
+    expect(errorOnRedirectUri(landing)).toEqual({
       error: "server_error",
       errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
       details: {
@@ -379,7 +292,7 @@ describe("the callback's failures", () => {
     for (const cancelAt of ["consent", "login"] as const) {
       const { callback, landing } = await throughProvider(keys, { cancelAt, login: uniqueLogin("shy") });
       expect(callback.searchParams.get("error")).toBe("access_denied");
-      expect(landingError(landing)).toEqual({
+      expect(errorOnRedirectUri(landing)).toEqual({
         error: "server_error",
         errorCode: "OAUTH_PROVIDER_ACCESS_DENIED",
         details: {},
@@ -425,7 +338,7 @@ describe("the callback's failures", () => {
     const grafted = new URL(a.callback);
     grafted.searchParams.set("state", b.callback.searchParams.get("state") ?? "");
     const refused = await get(local(grafted));
-    expect(landingError(new URL(refused.headers.get("location") ?? "")).errorCode).toBe(
+    expect(errorOnRedirectUri(new URL(refused.headers.get("location") ?? "")).errorCode).toBe(
       "OAUTH_PROVIDER_ACCESS_DENIED",
     );
     // A's own flow still works with it, once.
@@ -436,7 +349,7 @@ describe("the callback's failures", () => {
     const reused = new URL(c.callback);
     reused.searchParams.set("code", a.callback.searchParams.get("code") ?? "");
     const again = await get(local(reused));
-    expect(landingError(new URL(again.headers.get("location") ?? "")).errorCode).toBe(
+    expect(errorOnRedirectUri(new URL(again.headers.get("location") ?? "")).errorCode).toBe(
       "OAUTH_PROVIDER_ACCESS_DENIED",
     );
   });
@@ -448,7 +361,7 @@ describe("the callback's failures", () => {
       { login: uniqueLogin("slow") },
       { beforeCallback: () => server.clock.advance(10 * MINUTE + SECOND) },
     );
-    expect(landingError(landing).errorCode).toBe("OUTER_OAUTH_TIMEOUT");
+    expect(errorOnRedirectUri(landing).errorCode).toBe("OUTER_OAUTH_TIMEOUT");
   });
 
   it("reports an unreachable provider as OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE", async () => {
@@ -462,7 +375,7 @@ describe("the callback's failures", () => {
         { login: uniqueLogin("stranded") },
         { beforeCallback: () => doomed.stop() },
       );
-      expect(landingError(landing)).toEqual({
+      expect(errorOnRedirectUri(landing)).toEqual({
         error: "server_error",
         errorCode: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
         details: {},
@@ -487,15 +400,7 @@ describe("the callback's failures", () => {
   it("answers OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE at authorize when discovery fails", async () => {
     const dead = `http://localhost:${await freePort()}`;
     const keys = await newProject({ oauth_providers: [oidcEntry(provider, "oidc", dead)] });
-    const res = await get(
-      authorizePath("oidc", {
-        projectId: keys.projectId,
-        clientSecret: keys.pck,
-        redirectUri: REDIRECT_URI,
-        pkce: pkcePair(),
-        responseMode: "json",
-      }),
-    );
+    const res = await authorize("oidc", keys, pkcePair(), { responseMode: "json" });
     await expectKnownError(res, "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE");
   });
 });
@@ -513,13 +418,7 @@ describe("Gatehouse's authorization code after a provider sign-in", () => {
     const keys = await newProject();
     const { tokens, code, pkce } = await signIn(keys, uniqueLogin("replay"));
     await expectKnownError(await exchange(keys, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
-    const refresh = await postForm(TOKEN, {
-      grant_type: "refresh_token",
-      client_id: keys.projectId,
-      client_secret: keys.pck,
-      refresh_token: tokens.refresh_token,
-    });
-    await expectKnownError(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    await expectKnownError(await refresh(keys, tokens.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   });
 });
 

@@ -12,10 +12,12 @@ import { expectJson, expectKnownError, expectTextError } from "../testing/expect
 import {
   accessHeaders,
   createTestServer,
+  jsonPost,
   type ProjectKeys,
   type TestServer,
   uniqueEmail,
   uniqueIp,
+  withToken,
 } from "../testing/test-server.ts";
 
 const SIGN_UP = "/api/v1/auth/password/sign-up";
@@ -61,28 +63,8 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Each request from a new address unless the test names one, so the per-IP code limit stays out of the way. */
-const post = (
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-  type: "client" | "server" | "admin" = "client",
-  k: ProjectKeys = keys,
-) =>
-  server.request(path, {
-    method: "POST",
-    headers: {
-      ...accessHeaders(type, k),
-      "content-type": "application/json",
-      "x-forwarded-for": uniqueIp(),
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-const withToken = (token: string, extra: Record<string, string> = {}) => ({
-  "x-stack-access-token": token,
-  ...extra,
-});
+/** JSON POSTs as this suite's project, each from a new address unless the test names one. */
+const post = jsonPost(() => ({ server, keys }));
 
 const readMe = async (token: string, headers: Record<string, string> = {}) =>
   expectJson<{ id: string; requires_totp_mfa: boolean; is_anonymous: boolean }>(

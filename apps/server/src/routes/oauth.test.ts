@@ -8,11 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   type AuthorizeOptions,
-  authorizePath,
-  codeGrantBody,
   cookiesOf,
-  type PkcePair,
+  type Landing,
+  landingError,
+  local,
+  type OAuthTokens,
+  oauthClient,
   pkcePair,
+  TOKEN_PATH,
 } from "../testing/oauth-client.ts";
 import {
   accessHeaders,
@@ -25,26 +28,9 @@ import {
 
 const APP = "https://app.example.com";
 const REDIRECT_URI = `${APP}/handler/oauth-callback`;
-const TOKEN = "/api/v1/auth/oauth/token";
 const ME = "/api/v1/users/me";
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
-type Tokens = {
-  access_token: string;
-  refresh_token: string;
-  is_new_user: boolean;
-  newUser: boolean;
-  after_callback_redirect_url: string | null;
-};
-type User = {
-  id: string;
-  primary_email: string | null;
-  primary_email_verified: boolean;
-  display_name: string | null;
-  oauth_providers: { id: string; account_id: string; email: string | null }[];
-  is_anonymous: boolean;
-};
 
 let server: TestServer;
 
@@ -55,6 +41,20 @@ afterAll(async () => {
   await server.deps.emailWorker.stop();
   await server.close();
 });
+
+// The app's requests, the same for every provider (testing/oauth-client.ts); the provider's pages are below.
+const {
+  get,
+  postForm,
+  postJson,
+  authorize,
+  followCallback,
+  exchange,
+  refresh,
+  redeem,
+  existingUser,
+  sessionFor,
+} = oauthClient(() => server, REDIRECT_URI);
 
 const providers = [
   { id: "github", type: "shared" as const, enabled: true },
@@ -81,34 +81,6 @@ async function newProject(
   return keys;
 }
 
-const get = (path: string, headers: Record<string, string> = {}) =>
-  server.request(path, { headers: { "x-forwarded-for": uniqueIp(), ...headers } });
-
-const postForm = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  server.request(path, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-forwarded-for": uniqueIp(),
-      ...headers,
-    },
-    body: new URLSearchParams(form),
-  });
-
-const authorizeOptions = (keys: ProjectKeys, pkce: PkcePair, extra: Partial<AuthorizeOptions> = {}) => ({
-  projectId: keys.projectId,
-  clientSecret: keys.pck,
-  redirectUri: REDIRECT_URI,
-  pkce,
-  ...extra,
-});
-
-/** The path and query of an absolute URL on the test server. */
-const local = (url: string) => {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
-};
-
 type Identity = { email: string; display_name?: string } | "deny";
 
 /**
@@ -119,16 +91,14 @@ async function throughProvider(
   keys: ProjectKeys,
   identity: Identity,
   extra: Partial<AuthorizeOptions> & { provider?: string; beforeCallback?: () => void | Promise<void> } = {},
-): Promise<{ landing: URL; pkce: PkcePair; state: string }> {
+): Promise<Landing> {
   const pkce = pkcePair();
   const state = `client-state-${Math.random()}`;
-  const authorize = await get(
-    authorizePath(extra.provider ?? "github", authorizeOptions(keys, pkce, { state, ...extra })),
-  );
-  expect(authorize.status).toBe(307);
-  const cookie = cookiesOf(authorize);
-  const page = new URL(authorize.headers.get("location") ?? "");
-  expect((await get(local(page.toString()))).status).toBe(200);
+  const authorized = await authorize(extra.provider ?? "github", keys, pkce, { state, ...extra });
+  expect(authorized.status).toBe(307);
+  const cookie = cookiesOf(authorized);
+  const page = new URL(authorized.headers.get("location") ?? "");
+  expect((await get(local(page))).status).toBe(200);
   const form = {
     state: page.searchParams.get("state") ?? "",
     code_challenge: page.searchParams.get("code_challenge") ?? "",
@@ -138,18 +108,8 @@ async function throughProvider(
   const chosen = await postForm(page.pathname, form);
   expect(chosen.status).toBe(303);
   await extra.beforeCallback?.();
-  const callback = await get(local(chosen.headers.get("location") ?? ""), { cookie });
-  expect(callback.status, await callback.clone().text()).toBe(303);
-  return { landing: new URL(callback.headers.get("location") ?? ""), pkce, state };
-}
-
-function exchange(keys: ProjectKeys, code: string, verifier: string, redirectUri = REDIRECT_URI) {
-  return postForm(
-    TOKEN,
-    Object.fromEntries(
-      codeGrantBody({ projectId: keys.projectId, clientSecret: keys.pck, code, redirectUri, verifier }),
-    ),
-  );
+  const landing = await followCallback(chosen.headers.get("location") ?? "", cookie);
+  return { landing, pkce, state };
 }
 
 /** The whole sign-in: tokens and the user they belong to. */
@@ -158,34 +118,14 @@ async function signIn(
   identity: Identity,
   extra: Parameters<typeof throughProvider>[2] = {},
 ) {
-  const { landing, pkce, state } = await throughProvider(keys, identity, extra);
-  expect(landing.searchParams.get("error"), landing.toString()).toBeNull();
-  expect(landing.searchParams.get("state")).toBe(state);
-  const code = landing.searchParams.get("code") ?? "";
-  const tokens = await expectJson<Tokens>(await exchange(keys, code, pkce.verifier));
-  return { tokens, user: await me(keys, tokens.access_token), code, pkce };
-}
-
-async function me(keys: ProjectKeys, accessToken: string): Promise<User> {
-  return expectJson<User>(
-    await get(ME, { ...accessHeaders("client", keys), "x-stack-access-token": accessToken }),
-  );
-}
-
-/** The error the callback reported on the app's redirect URI. */
-function landingError(landing: URL) {
-  return {
-    error: landing.searchParams.get("error"),
-    errorCode: landing.searchParams.get("errorCode"),
-    details: JSON.parse(landing.searchParams.get("details") ?? "null"),
-  };
+  return redeem(keys, await throughProvider(keys, identity, extra));
 }
 
 describe("GET /auth/oauth/authorize/{provider_id}", () => {
   it("answers the provider URL in json mode, with Gatehouse's own state and S256 challenge", async () => {
     const keys = await newProject();
     const pkce = pkcePair();
-    const res = await get(authorizePath("github", authorizeOptions(keys, pkce, { responseMode: "json" })));
+    const res = await authorize("github", keys, pkce, { responseMode: "json" });
     const { location } = await expectJson<{ location: string }>(res);
     const url = new URL(location);
     expect(url.origin + url.pathname).toBe("http://localhost:8102/api/v1/auth/oauth/development/github");
@@ -201,7 +141,7 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
 
   it("redirects with 307 and sets the httpOnly inner-state cookie in redirect mode", async () => {
     const keys = await newProject();
-    const res = await get(authorizePath("github", authorizeOptions(keys, pkcePair())));
+    const res = await authorize("github", keys, pkcePair());
     expect(res.status).toBe(307);
     const state = new URL(res.headers.get("location") ?? "").searchParams.get("state");
     const cookie = res.headers.get("set-cookie") ?? "";
@@ -212,21 +152,18 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
 
   it("accepts the public-client sentinel and `{project}#main` as client id", async () => {
     const keys = await newProject();
-    const path = authorizePath(
-      "github",
-      authorizeOptions(keys, pkcePair(), {
-        responseMode: "json",
-        projectId: `${keys.projectId}#main`,
-        clientSecret: "__stack_public_client__",
-      }),
-    );
-    expect((await get(path)).status).toBe(200);
+    const res = await authorize("github", keys, pkcePair(), {
+      responseMode: "json",
+      projectId: `${keys.projectId}#main`,
+      clientSecret: "__stack_public_client__",
+    });
+    expect(res.status).toBe(200);
   });
 
   it("refuses bad clients, providers, scopes and URLs with the catalogue's errors", async () => {
     const keys = await newProject();
     const json = (extra: Partial<AuthorizeOptions>, provider = "github") =>
-      get(authorizePath(provider, authorizeOptions(keys, pkcePair(), { responseMode: "json", ...extra })));
+      authorize(provider, keys, pkcePair(), { responseMode: "json", ...extra });
     await expectKnownError(
       await json({ projectId: "no-such-project" }),
       "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
@@ -265,7 +202,7 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
   it("requires PKCE with S256 and the OAuth parameters (SCHEMA_ERROR)", async () => {
     const keys = await newProject();
     const json = (override: Record<string, string | undefined>) =>
-      get(authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json", override })));
+      authorize("github", keys, pkcePair(), { responseMode: "json", override });
     for (const override of [
       { code_challenge_method: "plain" },
       { code_challenge: undefined },
@@ -285,9 +222,7 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
 
   it("refuses shared providers without instance keys in production mode", async () => {
     const keys = await newProject({ allow_localhost: false }, true);
-    const res = await get(
-      authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json" })),
-    );
+    const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
     await expectKnownError(res, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   });
 });
@@ -295,17 +230,15 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
 describe("the development provider's page", () => {
   it("offers test identities and only returns to this server's callback", async () => {
     const keys = await newProject();
-    const res = await get(
-      authorizePath("github", authorizeOptions(keys, pkcePair(), { responseMode: "json" })),
-    );
+    const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
     const page = new URL((await expectJson<{ location: string }>(res)).location);
-    const html = await (await get(local(page.toString()))).text();
+    const html = await (await get(local(page))).text();
     expect(html).toContain("Sign in with GitHub");
     expect(html).toContain("Continue as Ada Lovelace");
     expect(html).toContain("ada@example.com");
     page.searchParams.set("redirect_uri", "https://evil.example.com/steal");
     await expectTextError(
-      await get(local(page.toString())),
+      await get(local(page)),
       400,
       "The development provider only returns to this server's OAuth callback.",
     );
@@ -359,7 +292,7 @@ describe("OAuth sign-in and sign-up", () => {
   it("also completes a flow started in json mode, which needs no cookie", async () => {
     const keys = await newProject();
     const pkce = pkcePair();
-    const res = await get(authorizePath("github", authorizeOptions(keys, pkce, { responseMode: "json" })));
+    const res = await authorize("github", keys, pkce, { responseMode: "json" });
     const page = new URL((await expectJson<{ location: string }>(res)).location);
     const chosen = await postForm(page.pathname, {
       state: page.searchParams.get("state") ?? "",
@@ -373,7 +306,7 @@ describe("OAuth sign-in and sign-up", () => {
     const callback = await postForm(location.pathname, Object.fromEntries(location.searchParams));
     expect(callback.status).toBe(303);
     const landing = new URL(callback.headers.get("location") ?? "");
-    const tokens = await expectJson<Tokens>(
+    const tokens = await expectJson<OAuthTokens>(
       await exchange(keys, landing.searchParams.get("code") ?? "", pkce.verifier),
     );
     expect(tokens.is_new_user).toBe(true);
@@ -418,8 +351,8 @@ describe("OAuth sign-in and sign-up", () => {
       "Invalid OAuth state. Please try signing in again.",
     );
 
-    const authorize = await get(authorizePath("github", authorizeOptions(keys, pkcePair())));
-    const page = new URL(authorize.headers.get("location") ?? "");
+    const authorized = await authorize("github", keys, pkcePair());
+    const page = new URL(authorized.headers.get("location") ?? "");
     const chosen = await postForm(page.pathname, {
       state: page.searchParams.get("state") ?? "",
       code_challenge: page.searchParams.get("code_challenge") ?? "",
@@ -436,14 +369,14 @@ describe("OAuth sign-in and sign-up", () => {
     // The state belongs to one provider's callback.
     await expectTextError(
       await get(callbackPath.replace("/callback/github", "/callback/google"), {
-        cookie: cookiesOf(authorize),
+        cookie: cookiesOf(authorized),
       }),
       400,
       "Invalid OAuth state. Please try signing in again.",
     );
-    expect((await get(callbackPath, { cookie: cookiesOf(authorize) })).status).toBe(303);
+    expect((await get(callbackPath, { cookie: cookiesOf(authorized) })).status).toBe(303);
     await expectTextError(
-      await get(callbackPath, { cookie: cookiesOf(authorize) }),
+      await get(callbackPath, { cookie: cookiesOf(authorized) }),
       400,
       "Invalid OAuth state. Please try signing in again.",
     );
@@ -480,13 +413,7 @@ describe("POST /auth/oauth/token with authorization_code", () => {
     const keys = await newProject();
     const { tokens, code, pkce } = await signIn(keys, { email: uniqueEmail("replay") });
     await expectKnownError(await exchange(keys, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
-    const refresh = await postForm(TOKEN, {
-      grant_type: "refresh_token",
-      client_id: keys.projectId,
-      client_secret: keys.pck,
-      refresh_token: tokens.refresh_token,
-    });
-    await expectKnownError(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    await expectKnownError(await refresh(keys, tokens.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   });
 
   it("binds the code to the app's verifier and redirect URI; a failed try leaves it usable", async () => {
@@ -499,7 +426,7 @@ describe("POST /auth/oauth/token with authorization_code", () => {
       400,
       "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.",
     );
-    const missingVerifier = await postForm(TOKEN, {
+    const missingVerifier = await postForm(TOKEN_PATH, {
       grant_type: "authorization_code",
       client_id: keys.projectId,
       client_secret: keys.pck,
@@ -519,7 +446,7 @@ describe("POST /auth/oauth/token with authorization_code", () => {
     await expectKnownError(await exchange(keys, "x".repeat(45), pkce.verifier), "INVALID_AUTHORIZATION_CODE");
     server.clock.advance(5 * MINUTE);
     await expectKnownError(await exchange(keys, code, pkce.verifier), "INVALID_AUTHORIZATION_CODE");
-    const missing = await postForm(TOKEN, {
+    const missing = await postForm(TOKEN_PATH, {
       grant_type: "authorization_code",
       client_id: keys.projectId,
       client_secret: keys.pck,
@@ -553,28 +480,10 @@ describe("POST /auth/oauth/token with authorization_code", () => {
 });
 
 describe("linking and account merging", () => {
+  /** A password user the server created, with a session the server opened for them. */
   async function passwordUser(keys: ProjectKeys, email: string, verified: boolean) {
-    const user = await expectJson<{ id: string }>(
-      await server.request("/api/v1/users", {
-        method: "POST",
-        headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
-        body: JSON.stringify({
-          primary_email: email,
-          primary_email_verified: verified,
-          primary_email_auth_enabled: true,
-          password: "correct horse battery",
-        }),
-      }),
-      201,
-    );
-    const session = await expectJson<{ access_token: string }>(
-      await server.request("/api/v1/auth/sessions", {
-        method: "POST",
-        headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
-        body: JSON.stringify({ user_id: user.id }),
-      }),
-    );
-    return { id: user.id, accessToken: session.access_token };
+    const id = await existingUser(keys, email, verified);
+    return { id, accessToken: await sessionFor(keys, id) };
   }
 
   it("links a provider account to the signed-in user, and refuses accounts that are taken", async () => {
@@ -678,12 +587,7 @@ describe("connected accounts", () => {
       items: [{ user_id: user.id, provider: "github", provider_account_id: email }],
       is_paginated: false,
     });
-    const tokenFor = (path: string, headers = client, body: unknown = {}) =>
-      server.request(path, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+    const tokenFor = (path: string, headers = client, body: unknown = {}) => postJson(path, body, headers);
     await expectKnownError(
       await tokenFor("/api/v1/connected-accounts/me/github/access-token"),
       "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
@@ -713,6 +617,11 @@ describe("connected accounts", () => {
     await expectKnownError(
       await get(`/api/v1/connected-accounts/${crypto.randomUUID()}`, accessHeaders("server", keys)),
       "USER_NOT_FOUND",
+    );
+    // A user id is a uuid or `me`; anything else never reaches the database.
+    await expectKnownError(
+      await get("/api/v1/connected-accounts/not-a-uuid", accessHeaders("server", keys)),
+      "SCHEMA_ERROR",
     );
     await expectKnownError(
       await tokenFor("/api/v1/connected-accounts/me/gitlab/access-token", client, { scope: 5 }),

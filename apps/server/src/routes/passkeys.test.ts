@@ -11,12 +11,15 @@ import { passkeys } from "../db/schema.ts";
 import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../testing/soft-authenticator.ts";
 import {
+  type AccessType,
   accessHeaders,
   createTestServer,
+  jsonPost,
   type ProjectKeys,
   type TestServer,
   uniqueEmail,
   uniqueIp,
+  withToken,
 } from "../testing/test-server.ts";
 
 const INITIATE_REGISTRATION = "/api/v1/auth/passkey/initiate-passkey-registration";
@@ -35,7 +38,6 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const ANON = { "x-stack-allow-anonymous-user": "true" };
 
-type AccessType = "client" | "server" | "admin";
 type RegistrationOptions = {
   challenge: string;
   rp: { id: string; name: string };
@@ -66,28 +68,8 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Each request from a new address unless the test names one, so the per-IP code limit stays out of the way. */
-const post = (
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-  type: AccessType = "client",
-  k: ProjectKeys = keys,
-) =>
-  server.request(path, {
-    method: "POST",
-    headers: {
-      ...accessHeaders(type, k),
-      "content-type": "application/json",
-      "x-forwarded-for": uniqueIp(),
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-const withToken = (token: string, extra: Record<string, string> = {}) => ({
-  "x-stack-access-token": token,
-  ...extra,
-});
+/** JSON POSTs as this suite's project, each from a new address unless the test names one. */
+const post = jsonPost(() => ({ server, keys }));
 
 const readMe = async (token: string) =>
   expectJson<{ id: string; passkey_auth_enabled: boolean }>(
@@ -118,11 +100,11 @@ const initiateRegistration = async (token: string, type: AccessType = "client", 
 const initiateAuthentication = async (type: AccessType = "client", k: ProjectKeys = keys) =>
   expectJson<Initiated<AuthenticationOptions>>(await post(INITIATE_AUTHENTICATION, {}, {}, type, k));
 
-/** Runs a registration ceremony as a browser on `origin` would; the answer of POST /register. */
-async function register(
+/** A registration ceremony started for `token` and answered as a browser on `origin` would, not yet submitted. */
+async function answeredRegistration(
   authenticator: SoftAuthenticator,
   token: string,
-  opts: { origin?: string; rpId?: string; type?: AccessType; k?: ProjectKeys } = {},
+  opts: { origin?: string; rpId?: string; counter?: number; type?: AccessType; k?: ProjectKeys } = {},
 ) {
   const { options_json, code } = await initiateRegistration(token, opts.type, opts.k);
   const credential = authenticator.register({
@@ -130,7 +112,18 @@ async function register(
     origin: opts.origin ?? APP,
     rpId: opts.rpId,
     userHandle: options_json.user.id,
+    counter: opts.counter,
   });
+  return { options_json, credential, code };
+}
+
+/** Runs a registration ceremony as a browser on `origin` would; the answer of POST /register. */
+async function register(
+  authenticator: SoftAuthenticator,
+  token: string,
+  opts: { origin?: string; rpId?: string; type?: AccessType; k?: ProjectKeys } = {},
+) {
+  const { credential, code } = await answeredRegistration(authenticator, token, opts);
   return post(REGISTER, { credential, code }, withToken(token), opts.type, opts.k);
 }
 
@@ -402,12 +395,7 @@ describe("challenge codes", () => {
   it("uses a code once", async () => {
     const user = await newUser();
     const authenticator = createSoftAuthenticator();
-    const { options_json, code } = await initiateRegistration(user.token);
-    const credential = authenticator.register({
-      challenge: options_json.challenge,
-      origin: APP,
-      userHandle: options_json.user.id,
-    });
+    const { credential, code } = await answeredRegistration(authenticator, user.token);
     await expectJson(await post(REGISTER, { credential, code }, withToken(user.token)));
     await expectKnownError(
       await post(REGISTER, { credential, code }, withToken(user.token)),
@@ -481,12 +469,7 @@ describe("challenge codes", () => {
     const starter = await newUser();
     const other = await newUser();
     const authenticator = createSoftAuthenticator();
-    const { options_json, code } = await initiateRegistration(starter.token);
-    const credential = authenticator.register({
-      challenge: options_json.challenge,
-      origin: APP,
-      userHandle: options_json.user.id,
-    });
+    const { credential, code } = await answeredRegistration(authenticator, starter.token);
     expect(
       await expectFailure(
         await post(REGISTER, { credential, code }, withToken(other.token)),
@@ -518,13 +501,7 @@ describe("verification", () => {
     // An authenticator without a counter reports 0 every time.
     const counterless = await newUser();
     const authenticator = createSoftAuthenticator();
-    const { options_json, code } = await initiateRegistration(counterless.token);
-    const credential = authenticator.register({
-      challenge: options_json.challenge,
-      origin: APP,
-      userHandle: options_json.user.id,
-      counter: 0,
-    });
+    const { credential, code } = await answeredRegistration(authenticator, counterless.token, { counter: 0 });
     await expectJson(await post(REGISTER, { credential, code }, withToken(counterless.token)));
     await expectJson(await signIn(authenticator, { counter: 0 }));
     await expectJson(await signIn(authenticator, { counter: 0 }));
@@ -549,12 +526,7 @@ describe("verification", () => {
   it("refuses malformed responses with the passkey errors, never a server error", async () => {
     const user = await newUser();
     const authenticator = createSoftAuthenticator();
-    const { options_json, code } = await initiateRegistration(user.token);
-    const good = authenticator.register({
-      challenge: options_json.challenge,
-      origin: APP,
-      userHandle: options_json.user.id,
-    });
+    const { options_json, credential: good, code } = await answeredRegistration(authenticator, user.token);
     const registrations = [
       { ...good, response: { ...good.response, clientDataJSON: "not base64url json!" } },
       { ...good, response: { ...good.response, clientDataJSON: Buffer.from("[1,2]").toString("base64url") } },
@@ -744,12 +716,7 @@ describe("the project switch, access and input", () => {
     }
 
     const authenticator = createSoftAuthenticator();
-    const { options_json, code } = await initiateRegistration(user.token);
-    const credential = authenticator.register({
-      challenge: options_json.challenge,
-      origin: APP,
-      userHandle: options_json.user.id,
-    });
+    const { credential, code } = await answeredRegistration(authenticator, user.token);
     const badRegistrations: unknown[] = [
       {},
       { credential },

@@ -120,9 +120,11 @@ export async function createTestServer(
 
 export type TestServer = Awaited<ReturnType<typeof createTestServer>>;
 
+export type AccessType = "client" | "server" | "admin";
+
 /** Headers for an access type, with the keys of `keys` (x-stack-* spelling unless `prefix` says otherwise). */
 export function accessHeaders(
-  type: "client" | "server" | "admin",
+  type: AccessType,
   keys: ProjectKeys,
   prefix: "x-stack-" | "x-hexclave-" = "x-stack-",
 ): Record<string, string> {
@@ -143,6 +145,37 @@ let addresses = 0;
 export function uniqueIp(): string {
   addresses++;
   return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+}
+
+/** The header of a signed-in user's access token, with `extra` headers. */
+export const withToken = (token: string, extra: Record<string, string> = {}) => ({
+  "x-stack-access-token": token,
+  ...extra,
+});
+
+/**
+ * A suite's `post(path, body, headers?, type = "client", keys = the suite's keys)`: a JSON POST with the access
+ * headers of `type`, each from a new client address unless `headers` names one, so the per-IP limits stay out of
+ * the way. `suite` is a getter, since suites create their server and keys in beforeAll.
+ */
+export function jsonPost(suite: () => { server: TestServer; keys: ProjectKeys }) {
+  return (
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    type: AccessType = "client",
+    keys: ProjectKeys = suite().keys,
+  ) =>
+    suite().server.request(path, {
+      method: "POST",
+      headers: {
+        ...accessHeaders(type, keys),
+        "content-type": "application/json",
+        "x-forwarded-for": uniqueIp(),
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
 }
 
 let emails = 0;

@@ -1,0 +1,124 @@
+// What the e2e suites that drive a running server process share: the process on a database of its own, `call`, one request that must answer
+// the status the test expects, and a project made the way the dashboard makes one, through an operator account in
+// the internal project (admin/administration.test.ts, browser/passkeys.test.ts).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
+import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
+import { expect, inject } from "vitest";
+
+export type Json = Record<string, unknown>;
+
+export type Call = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  status?: number,
+) => Promise<Json>;
+
+/**
+ * A suite's `call(method, path, headers, body?, status = 200)`: one request to `/api/v1{path}` of the server that
+ * `server()` answers (a getter: suites start their server in beforeAll). Fails with the server's answer when the
+ * status is not the expected one; answers the JSON body ({} for an empty one).
+ */
+export function apiCaller(server: () => RunningServer): Call {
+  return async (method, path, headers, body, status = 200) => {
+    const res = await fetch(`${server().baseUrl}/api/v1${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    expect(res.status, `${method} ${path}: ${text}`).toBe(status);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+}
+
+/**
+ * A project made as the dashboard makes one, holding only the internal project's admin and publishable keys: an
+ * operator account in the internal project, member of the team that owns it, signs in and creates `project` owned
+ * by that team. Answers the created project and the operator's admin headers for it.
+ */
+export async function operatorProject(
+  server: RunningServer,
+  project: { display_name: string; config?: Json },
+) {
+  const call = apiCaller(() => server);
+  const internalAdmin = {
+    "x-stack-access-type": "admin",
+    "x-stack-project-id": "internal",
+    "x-stack-super-secret-admin-key": server.keys.sak,
+  };
+  const operator = await call(
+    "POST",
+    "/users",
+    internalAdmin,
+    {
+      primary_email: "operator@example.com",
+      primary_email_verified: true,
+      primary_email_auth_enabled: true,
+      password: "operator password 1",
+    },
+    201,
+  );
+  const internal = await call("GET", "/projects/current", internalAdmin);
+  const ownerTeamId = String(internal.owner_team_id);
+  await call("POST", `/team-memberships/${ownerTeamId}/${operator.id}`, internalAdmin, {}, 201);
+  const session = await call("POST", "/auth/sessions", internalAdmin, { user_id: operator.id });
+  const operatorToken = String(session.access_token);
+
+  const created = await call(
+    "POST",
+    "/internal/projects",
+    {
+      "x-stack-access-type": "client",
+      "x-stack-project-id": "internal",
+      "x-stack-publishable-client-key": server.keys.pck,
+      "x-stack-access-token": operatorToken,
+    },
+    { ...project, owner_team_id: ownerTeamId },
+    201,
+  );
+  const projectId = String(created.id);
+  const admin = {
+    "x-stack-access-type": "admin",
+    "x-stack-project-id": projectId,
+    "x-stack-admin-access-token": operatorToken,
+  };
+  return { projectId, project: created, admin };
+}
+
+/**
+ * The server process on a database of its own (a fresh PostgreSQL database in the postgres project, PGlite in a
+ * temporary data directory otherwise); `stop` ends it and removes its data. */
+export async function startIsolatedServer(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), `gatehouse-${name}-`));
+  const fullEnv: Record<string, string> = {
+    PORT: String(await freePort()),
+    GATEHOUSE_DATA_DIR: dataDir,
+    ...env,
+  };
+  const template = inject("testDbTemplate");
+  let databaseName: string | undefined;
+  if (template.kind === "postgres") {
+    databaseName = `gatehouse_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
+    await adminQuery(template.adminUrl, `create database ${databaseName}`);
+    fullEnv.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
+  }
+  const server = await startServer(fullEnv);
+  return {
+    server,
+    async stop() {
+      expect(await server.stop()).toBe(0);
+      await rm(dataDir, { recursive: true, force: true });
+      if (databaseName && template.kind === "postgres") {
+        await adminQuery(template.adminUrl, `drop database if exists ${databaseName} with (force)`);
+      }
+    },
+  };
+}
