@@ -1,7 +1,7 @@
 // The error catalogue of WIRE.md §2: one definition per code (status, parent, message template, wire details).
 // Nothing else in Gatehouse invents known-error strings; new failures that are not here are plain-text errors.
 // UNSUPPORTED_ERROR and PASSKEY_WEBAUTHN_ERROR are built by the SDK and are deliberately absent.
-import { buildCatalogue, entry } from "./known-error.ts";
+import { buildCatalogue, entry, KnownError, type KnownErrorDetails } from "./known-error.ts";
 
 /** Abstract parent classes (never sent) mapped to their own parent. */
 export const abstractParents: Record<string, string | undefined> = {
@@ -521,3 +521,20 @@ export const KnownErrors = buildCatalogue(
 );
 
 export type KnownErrorCode = keyof typeof KnownErrors;
+
+/**
+ * A known error as the SDK receives it (WIRE.md §1.7): rebuilt from the body's code, message and details, with the
+ * code's ancestry from this catalogue so parents match (`knownErrorIs`). A code this catalogue does not know keeps
+ * its code and message and has no ancestors.
+ */
+export function knownErrorFromWire(
+  status: number,
+  body: { code: string; message?: string; details?: KnownErrorDetails },
+): KnownError {
+  const factory = (KnownErrors as Record<string, { parent: string | undefined } | undefined>)[body.code];
+  const ancestors: string[] = [];
+  // Parents are abstract classes (never sent), each mapped to its own parent.
+  for (let p = factory?.parent; p !== undefined; p = abstractParents[p]) ancestors.push(p);
+  return new KnownError(body.code, status, body.message ?? body.code, body.details, ancestors);
+}
+

@@ -1,0 +1,227 @@
+// StackAdminApp: a project administrator's app, with the super secret admin key or, for the dashboard, an internal
+// user's access token ("owned" admin apps, which have no token store of their own). Project settings, API keys,
+// permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
+import { resolveSuperSecretAdminKey } from "./app-options.ts";
+import { defined, del, jsonBody, patch } from "./context.ts";
+import { type ServerAppOptions, StackServerApp } from "./server-app.ts";
+
+export type AdminAppOptions = Omit<ServerAppOptions, "secretServerKey"> & {
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+  /** Owned admin app: the internal project's user whose access token administers this project. */
+  projectOwnerSession?: { getTokens(): Promise<{ accessToken: string | null }> };
+};
+
+type Json = Record<string, unknown>;
+
+/** `snake_case` keys of the wire ↔ `camelCase` keys of the SDK, recursively (configuration objects). */
+const toCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function mapKeys(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), mapKeys(v, rename)]));
+}
+
+export type AdminProjectUpdateOptions = {
+  displayName?: string;
+  description?: string | null;
+  isProductionMode?: boolean;
+  /** Any writable configuration key of WIRE.md §4.13, in camelCase (e.g. `signUpEnabled`, `domains`). */
+  config?: Json;
+};
+
+export type ApiKeySet = {
+  id: string;
+  description: string;
+  expiresAt: Date;
+  manuallyRevokedAt: Date | null;
+  createdAt: Date;
+  publishableClientKey?: { lastFour: string };
+  secretServerKey?: { lastFour: string };
+  superSecretAdminKey?: { lastFour: string };
+  revoke(): Promise<void>;
+  whyInvalid(): "expired" | "manually-revoked" | null;
+  isValid(): boolean;
+};
+
+export class StackAdminApp extends StackServerApp {
+  constructor(options: AdminAppOptions) {
+    const owner = options.projectOwnerSession;
+    if (owner && options.tokenStore) {
+      throw new Error("An admin app owned by a project owner's session has no token store of its own.");
+    }
+    super(
+      { ...options, secretServerKey: options.secretServerKey ?? "" },
+      {
+        accessType: "admin",
+        superSecretAdminKey: owner ? undefined : resolveSuperSecretAdminKey(options.superSecretAdminKey),
+        adminAccessToken: owner ? async () => (await owner.getTokens()).accessToken : undefined,
+      },
+    );
+  }
+
+  private adminRequest<T>(path: string, options = {}): Promise<T> {
+    return this.transport.request<T>(path, options);
+  }
+
+  /** The project in the admin view: settings, counts, production-mode problems, and calls to change it. */
+  async getAdminProject() {
+    const json = await this.adminRequest<Json>("/projects/current");
+    const view = mapKeys(json, toCamel) as Json & { createdAtMillis: number };
+    return {
+      ...view,
+      createdAt: new Date(view.createdAtMillis),
+      productionModeErrors: (json.production_mode_errors as string[] | undefined) ?? [],
+      update: async (update: AdminProjectUpdateOptions) => {
+        await this.adminRequest(
+          "/projects/current",
+          patch(
+            defined({
+              display_name: update.displayName,
+              description: update.description,
+              is_production_mode: update.isProductionMode,
+              config: update.config && mapKeys(update.config, toSnake),
+            }),
+          ),
+        );
+      },
+      delete: async () => {
+        await this.adminRequest("/projects/current", del);
+      },
+    };
+  }
+
+  async createInternalApiKey(options: {
+    description: string;
+    expiresAt: Date;
+    hasPublishableClientKey: boolean;
+    hasSecretServerKey: boolean;
+    hasSuperSecretAdminKey: boolean;
+  }) {
+    const json = await this.adminRequest<Json>(
+      "/internal/api-keys",
+      jsonBody({
+        description: options.description,
+        expires_at_millis: options.expiresAt.getTime(),
+        has_publishable_client_key: options.hasPublishableClientKey,
+        has_secret_server_key: options.hasSecretServerKey,
+        has_super_secret_admin_key: options.hasSuperSecretAdminKey,
+      }),
+    );
+    return {
+      ...this.apiKeySet(json),
+      publishableClientKey: json.publishable_client_key as string | undefined,
+      secretServerKey: json.secret_server_key as string | undefined,
+      superSecretAdminKey: json.super_secret_admin_key as string | undefined,
+    };
+  }
+
+  async listInternalApiKeys(): Promise<ApiKeySet[]> {
+    const list = await this.adminRequest<{ items: Json[] }>("/internal/api-keys");
+    return list.items.map((item) => this.apiKeySet(item));
+  }
+
+  private apiKeySet(
+    json: Json,
+  ): Omit<ApiKeySet, "publishableClientKey" | "secretServerKey" | "superSecretAdminKey"> &
+    Partial<ApiKeySet> {
+    const revokedAt = json.manually_revoked_at_millis as number | undefined;
+    const expiresAt = new Date(json.expires_at_millis as number);
+    const whyInvalid = () =>
+      revokedAt !== undefined
+        ? ("manually-revoked" as const)
+        : expiresAt.getTime() < Date.now()
+          ? ("expired" as const)
+          : null;
+    const lastFour = (key: string) =>
+      (json[key] as { last_four: string } | undefined) && {
+        lastFour: (json[key] as { last_four: string }).last_four,
+      };
+    return {
+      id: json.id as string,
+      description: json.description as string,
+      expiresAt,
+      manuallyRevokedAt: revokedAt === undefined ? null : new Date(revokedAt),
+      createdAt: new Date(json.created_at_millis as number),
+      publishableClientKey: lastFour("publishable_client_key"),
+      secretServerKey: lastFour("secret_server_key"),
+      superSecretAdminKey: lastFour("super_secret_admin_key"),
+      revoke: async () => {
+        await this.adminRequest(`/internal/api-keys/${json.id}`, patch({ revoked: true }));
+      },
+      whyInvalid,
+      isValid: () => whyInvalid() === null,
+    };
+  }
+
+  async listTeamPermissionDefinitions() {
+    const list = await this.adminRequest<{ items: Json[] }>("/team-permission-definitions");
+    return list.items.map((d) => ({
+      id: d.id as string,
+      description: d.description as string | undefined,
+      containedPermissionIds: d.contained_permission_ids as string[],
+    }));
+  }
+
+  async createTeamPermissionDefinition(data: {
+    id: string;
+    description?: string;
+    containedPermissionIds: string[];
+  }) {
+    await this.adminRequest(
+      "/team-permission-definitions",
+      jsonBody(
+        defined({
+          id: data.id,
+          description: data.description,
+          contained_permission_ids: data.containedPermissionIds,
+        }),
+      ),
+    );
+  }
+
+  async updateTeamPermissionDefinition(
+    permissionId: string,
+    data: { id?: string; description?: string; containedPermissionIds?: string[] },
+  ) {
+    await this.adminRequest(
+      `/team-permission-definitions/${encodeURIComponent(permissionId)}`,
+      patch(
+        defined({
+          id: data.id,
+          description: data.description,
+          contained_permission_ids: data.containedPermissionIds,
+        }),
+      ),
+    );
+  }
+
+  async deleteTeamPermissionDefinition(permissionId: string) {
+    await this.adminRequest(`/team-permission-definitions/${encodeURIComponent(permissionId)}`, del);
+  }
+
+  async listEmailTemplates() {
+    const list = await this.adminRequest<{ items: Json[] }>("/email-templates");
+    return list.items.map((t) => ({
+      type: t.type as string,
+      subject: t.subject as string,
+      content: t.content as string,
+      isDefault: t.is_default as boolean,
+    }));
+  }
+
+  async updateEmailTemplate(type: string, data: { subject?: string; content?: string }) {
+    await this.adminRequest(`/email-templates/${type}`, patch(defined(data)));
+  }
+
+  async resetEmailTemplate(type: string) {
+    await this.adminRequest(`/email-templates/${type}`, del);
+  }
+
+  /** A short-lived token for the webhook management API (WIRE.md §4.16). */
+  async getSvixToken(): Promise<string> {
+    return (await this.adminRequest<{ token: string }>("/webhooks/svix-token", jsonBody({}))).token;
+  }
+}

@@ -1,0 +1,527 @@
+// StackClientApp: what runs in a browser (or any client) with a publishable key: sign-up and sign-in by every method,
+// the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
+// Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
+import {
+  type BaseAppOptions,
+  CLIENT_VERSION,
+  countAppInstance,
+  isBrowser,
+  type RedirectMethod,
+  resolveBaseUrl,
+  resolveProjectId,
+  resolvePublishableClientKey,
+  SDK_VERSION,
+} from "./app-options.ts";
+import { createAsyncCache } from "./cache.ts";
+import { jsonBody, type ObjectContext } from "./context.ts";
+import { expectingErrors, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
+import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
+import { createSession, type Session } from "./session.ts";
+import { resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
+import { type Credentials, createTransport, type RequestOptions, type Transport } from "./transport.ts";
+import {
+  afterAuthTarget,
+  assertTrustedRedirect,
+  constructRedirectUrl,
+  type HandlerUrls,
+  resolveUrls,
+  withReturnTo,
+} from "./urls.ts";
+import { type CurrentUser, currentUser } from "./users.ts";
+import type { ProjectJson, SignInJson, UserJson } from "./wire.ts";
+
+export type ClientAppOptions = BaseAppOptions & {
+  /** Where the session's tokens live: "cookie" (browsers), "memory", explicit tokens, a request (servers), or null. */
+  tokenStore?: TokenStoreInit;
+  urls?: Partial<HandlerUrls>;
+};
+
+export type GetUserOptions = {
+  or?: "return-null" | "redirect" | "throw" | "anonymous";
+  /** Read the user of another store than the app's (a server reading the request's cookies). */
+  tokenStore?: TokenStoreInit;
+};
+
+export type Project = {
+  id: string;
+  displayName: string;
+  config: {
+    signUpEnabled: boolean;
+    credentialEnabled: boolean;
+    magicLinkEnabled: boolean;
+    passkeyEnabled: boolean;
+    clientTeamCreationEnabled: boolean;
+    clientUserDeletionEnabled: boolean;
+    oauthProviders: { id: string }[];
+  };
+};
+
+const projectOf = (json: ProjectJson): Project => ({
+  id: json.id,
+  displayName: json.display_name,
+  config: {
+    signUpEnabled: json.config.sign_up_enabled,
+    credentialEnabled: json.config.credential_enabled,
+    magicLinkEnabled: json.config.magic_link_enabled,
+    passkeyEnabled: json.config.passkey_enabled,
+    clientTeamCreationEnabled: json.config.client_team_creation_enabled,
+    clientUserDeletionEnabled: json.config.client_user_deletion_enabled,
+    oauthProviders: json.config.oauth_providers.map((p) => ({ id: p.id })),
+  },
+});
+
+/** The errors each sign-in path expects; the MFA pause is one of them, so a page can ask for the code. */
+const SIGN_IN_ERRORS = [
+  "EMAIL_PASSWORD_MISMATCH",
+  "INVALID_TOTP_CODE",
+  "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+];
+const CODE_ERRORS = ["VERIFICATION_ERROR"];
+
+export class StackClientApp {
+  readonly projectId: string;
+  readonly version = SDK_VERSION;
+  readonly urls: HandlerUrls;
+  protected readonly baseUrl: string;
+  protected readonly transport: Transport;
+  protected readonly tokenStoreInit: TokenStoreInit;
+  protected readonly publishableClientKey: string | undefined;
+  private readonly redirectMethod: RedirectMethod;
+  private readonly sessions = new Map<unknown, Session>();
+  private readonly userCache;
+  private readonly projectCache;
+
+  constructor(options: ClientAppOptions, credentials?: Partial<Credentials>) {
+    countAppInstance();
+    this.projectId = resolveProjectId(options.projectId);
+    this.baseUrl = resolveBaseUrl(options.baseUrl);
+    this.urls = resolveUrls(options.urls ?? {});
+    this.redirectMethod = options.redirectMethod ?? (isBrowser() ? "window" : "none");
+    this.tokenStoreInit = options.tokenStore ?? null;
+    this.publishableClientKey = resolvePublishableClientKey(options.publishableClientKey);
+    this.transport = createTransport({
+      baseUrl: this.baseUrl,
+      clientVersion: CLIENT_VERSION,
+      extraHeaders: options.extraRequestHeaders,
+      fetch: options.fetch,
+      isOffline: () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false,
+      credentials: {
+        projectId: this.projectId,
+        accessType: "client",
+        publishableClientKey: this.publishableClientKey,
+        ...credentials,
+      },
+    });
+    this.userCache = createAsyncCache((session: Session) => this.readUser(session));
+    this.projectCache = createAsyncCache(async () =>
+      projectOf(await this.transport.request<ProjectJson>("/projects/current")),
+    );
+  }
+
+  // ---------------------------------------------------------------- sessions and requests
+
+  /** The session of a token store; one per store, so every read through it shares one refresh at a time. */
+  protected sessionOf(init: TokenStoreInit = this.tokenStoreInit): Session | null {
+    const key = init ?? null;
+    const existing = this.sessions.get(key);
+    if (existing) return existing;
+    const store = resolveTokenStore(init, this.projectId);
+    if (!store) return null;
+    const session = createSession({
+      store,
+      refresh: async (refreshToken) => {
+        try {
+          const answer = await this.transport.request<{ access_token: string; refresh_token?: string }>(
+            "/auth/oauth/token",
+            {
+              method: "POST",
+              form: {
+                grant_type: "refresh_token",
+                refresh_token: refreshToken,
+                client_id: this.projectId,
+                client_secret: this.publishableClientKey ?? "__stack_public_client__",
+              },
+            },
+          );
+          return { accessToken: answer.access_token, refreshToken: answer.refresh_token };
+        } catch (error) {
+          if (knownErrorIs(error, "REFRESH_TOKEN_ERROR")) return "refused";
+          throw error;
+        }
+      },
+    });
+    session.subscribe(() => this.userCache.invalidate(() => true));
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  private requireSession(init?: TokenStoreInit): Session {
+    const session = this.sessionOf(init);
+    if (!session) {
+      throw new Error(
+        "Cannot call this function on a Stack app without a persistent token store. Pass `tokenStore`.",
+      );
+    }
+    return session;
+  }
+
+  /** The context objects of this session use for their calls. */
+  protected objectContext(session: Session): ObjectContext {
+    return {
+      request: (path, options: RequestOptions = {}) => this.transport.request(path, { ...options, session }),
+      callbackUrl: (name) => this.absoluteUrl(this.urls[name]),
+      invalidate: () => this.userCache.invalidate(() => true),
+    };
+  }
+
+  private absoluteUrl(url: string): string {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !origin) return url;
+    return new URL(url, origin).toString();
+  }
+
+  private async readUser(session: Session): Promise<UserJson | null> {
+    if (!session.isSignedIn()) return null;
+    try {
+      return await this.transport.request<UserJson>("/users/me", { session });
+    } catch (error) {
+      // The session ended (signed out elsewhere, user deleted): no user.
+      if (knownErrorIs(error, "CANNOT_GET_OWN_USER_WITHOUT_USER") || knownErrorIs(error, "USER_NOT_FOUND")) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  // ---------------------------------------------------------------- redirects
+
+  protected async redirectTo(target: string): Promise<void> {
+    const current = (globalThis as { location?: { href?: string } }).location?.href;
+    if (current) assertTrustedRedirect(target, current);
+    if (this.redirectMethod === "window")
+      (globalThis as unknown as { location: Location }).location.assign(target);
+    else if (this.redirectMethod !== "none") this.redirectMethod.navigate(target);
+  }
+
+  private currentUrl(): string | undefined {
+    return (globalThis as { location?: { href?: string } }).location?.href;
+  }
+
+  async redirectToSignIn(): Promise<void> {
+    const current = this.currentUrl();
+    await this.redirectTo(current ? withReturnTo(this.urls.signIn, current) : this.urls.signIn);
+  }
+  async redirectToSignUp(): Promise<void> {
+    const current = this.currentUrl();
+    await this.redirectTo(current ? withReturnTo(this.urls.signUp, current) : this.urls.signUp);
+  }
+  redirectToSignOut = () => this.redirectTo(this.urls.signOut);
+  redirectToHome = () => this.redirectTo(this.urls.home);
+  redirectToAccountSettings = () => this.redirectTo(this.urls.accountSettings);
+  redirectToAfterSignOut = () => this.redirectTo(this.urls.afterSignOut);
+
+  /** Where a finished sign-in goes: the page that sent the user to sign in, else afterSignUp / afterSignIn. */
+  async redirectToAfterSignIn(options: { isNewUser?: boolean } = {}): Promise<void> {
+    await this.redirectTo(
+      afterAuthTarget(this.urls, this.currentUrl(), { isNewUser: options.isNewUser ?? false }),
+    );
+  }
+
+  // ---------------------------------------------------------------- sign-in paths
+
+  private async finishSignIn(answer: SignInJson, options: { noRedirect?: boolean; isNewUser?: boolean }) {
+    const session = this.requireSession();
+    session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
+    this.userCache.invalidate(() => true);
+    if (!options.noRedirect)
+      await this.redirectToAfterSignIn({ isNewUser: options.isNewUser ?? answer.is_new_user });
+  }
+
+  signInWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect?: boolean;
+  }): Promise<Result<undefined>> {
+    return expectingErrors(SIGN_IN_ERRORS, async () => {
+      const answer = await this.transport.request<SignInJson>(
+        "/auth/password/sign-in",
+        jsonBody({ email: options.email, password: options.password }),
+      );
+      await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: false });
+      return undefined;
+    });
+  }
+
+  signUpWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect?: boolean;
+    noVerificationCallback?: boolean;
+    verificationCallbackUrl?: string;
+  }): Promise<Result<undefined>> {
+    return expectingErrors(
+      ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET", "SIGN_UP_NOT_ENABLED"],
+      async () => {
+        const callback = options.noVerificationCallback
+          ? undefined
+          : (options.verificationCallbackUrl ?? this.verificationCallback());
+        const session = this.sessionOf();
+        const answer = await this.transport.request<SignInJson>("/auth/password/sign-up", {
+          ...jsonBody({
+            email: options.email,
+            password: options.password,
+            verification_callback_url: callback,
+          }),
+          // A signed-in anonymous user is upgraded in place.
+          session,
+          headers: { "x-stack-allow-anonymous-user": "true" },
+        });
+        await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: true });
+        return undefined;
+      },
+    );
+  }
+
+  /** The e-mail verification link of a sign-up, where the page has a URL to build it from. */
+  private verificationCallback(): string | undefined {
+    return this.currentUrl() ? this.absoluteUrl(this.urls.emailVerification) : undefined;
+  }
+
+  sendMagicLinkEmail(
+    email: string,
+    options: { callbackUrl?: string } = {},
+  ): Promise<Result<{ nonce: string }>> {
+    return expectingErrors(
+      ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
+      () =>
+        this.transport.request<{ nonce: string }>(
+          "/auth/otp/send-sign-in-code",
+          jsonBody({
+            email,
+            callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback),
+          }),
+        ),
+    );
+  }
+
+  signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    return expectingErrors([...CODE_ERRORS, ...SIGN_IN_ERRORS], async () => {
+      const answer = await this.transport.request<SignInJson>("/auth/otp/sign-in", jsonBody({ code }));
+      await this.finishSignIn(answer, options);
+      return undefined;
+    });
+  }
+
+  /** Completes a sign-in paused by MULTI_FACTOR_AUTHENTICATION_REQUIRED (its `attempt_code`). */
+  signInWithMfa(
+    totp: string,
+    attemptCode: string,
+    options: { noRedirect?: boolean } = {},
+  ): Promise<Result<undefined>> {
+    return expectingErrors([...CODE_ERRORS, "INVALID_TOTP_CODE"], async () => {
+      const answer = await this.transport.request<SignInJson>(
+        "/auth/mfa/sign-in",
+        jsonBody({ code: attemptCode, type: "totp", totp }),
+      );
+      await this.finishSignIn(answer, options);
+      return undefined;
+    });
+  }
+
+  sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<undefined>> {
+    return expectingErrors(["USER_NOT_FOUND"], async () => {
+      await this.transport.request(
+        "/auth/password/send-reset-code",
+        jsonBody({ email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) }),
+      );
+      return undefined;
+    });
+  }
+
+  resetPassword(options: { code: string; password: string }): Promise<Result<undefined>> {
+    return expectingErrors([...CODE_ERRORS, "PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
+      await this.transport.request("/auth/password/reset", jsonBody(options));
+      return undefined;
+    });
+  }
+
+  private checkCode(path: string, code: string): Promise<Result<undefined>> {
+    return expectingErrors(CODE_ERRORS, async () => {
+      await this.transport.request(path, jsonBody({ code }));
+      return undefined;
+    });
+  }
+
+  verifyPasswordResetCode = (code: string) => this.checkCode("/auth/password/reset/check-code", code);
+  verifyTeamInvitationCode = (code: string) => this.checkCode("/team-invitations/accept/check-code", code);
+  verifyEmail = (code: string) => this.checkCode("/contact-channels/verify", code);
+
+  acceptTeamInvitation(code: string): Promise<Result<undefined>> {
+    return expectingErrors(CODE_ERRORS, async () => {
+      await this.transport.request("/team-invitations/accept", {
+        ...jsonBody({ code }),
+        session: this.requireSession(),
+      });
+      this.userCache.invalidate(() => true);
+      return undefined;
+    });
+  }
+
+  getTeamInvitationDetails(code: string): Promise<Result<{ teamDisplayName: string }>> {
+    return expectingErrors(CODE_ERRORS, async () => {
+      const details = await this.transport.request<{ team_display_name: string }>(
+        "/team-invitations/accept/details",
+        {
+          ...jsonBody({ code }),
+          session: this.requireSession(),
+        },
+      );
+      return { teamDisplayName: details.team_display_name };
+    });
+  }
+
+  // ---------------------------------------------------------------- OAuth
+
+  /** Sends the browser to the provider; it comes back to the oauthCallback page, which calls `callOAuthCallback`. */
+  async signInWithOAuth(provider: string, options: { returnTo?: string } = {}): Promise<void> {
+    await this.startOAuth(provider, "authenticate", options.returnTo);
+  }
+
+  /** Links a provider account to the signed-in user. */
+  async linkOAuthAccount(
+    provider: string,
+    options: { scopes?: string[]; returnTo?: string } = {},
+  ): Promise<void> {
+    await this.startOAuth(provider, "link", options.returnTo, options.scopes);
+  }
+
+  private async startOAuth(
+    provider: string,
+    type: "authenticate" | "link",
+    returnTo?: string,
+    scopes?: string[],
+  ) {
+    const document = (globalThis as { document?: { cookie: string } }).document;
+    if (!document) throw new StackAssertionError("OAuth sign-in needs a browser.");
+    const pkce = await createPkcePair();
+    saveVerifier(document, pkce.state, pkce.verifier);
+    const session = this.sessionOf();
+    const token = type === "link" ? await session?.getAccessToken() : undefined;
+    if (type === "link" && !token) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+    const current = this.currentUrl() ?? this.urls.home;
+    const path = authorizePath({
+      provider,
+      projectId: this.projectId,
+      publishableClientKey: this.publishableClientKey,
+      // The callback page keeps the page's after_auth_return_to, so the user ends up where sign-in was asked for.
+      redirectUri: constructRedirectUrl(this.urls.oauthCallback, current),
+      errorRedirectUrl: constructRedirectUrl(this.urls.error, current),
+      afterCallbackRedirectUrl: returnTo && this.absoluteUrl(returnTo),
+      state: pkce.state,
+      codeChallenge: pkce.challenge,
+      type,
+      token,
+      providerScope: scopes?.join(" "),
+    });
+    const { location } = await this.transport.request<{ location: string }>(path);
+    await this.redirectTo(location);
+  }
+
+  /**
+   * On the oauthCallback page: exchanges the code for the session and goes on (the callback's return target, else
+   * afterSignUp for a new user, else afterSignIn). False when the page was not reached from a flow of this browser.
+   */
+  async callOAuthCallback(): Promise<boolean> {
+    const document = (globalThis as { document?: { cookie: string } }).document;
+    const href = this.currentUrl();
+    if (!document || !href) return false;
+    const callback = readOAuthCallback(href, document);
+    if (!callback) return false;
+    const answer = await this.transport.request<SignInJson & { after_callback_redirect_url?: string | null }>(
+      "/auth/oauth/token",
+      {
+        method: "POST",
+        form: {
+          grant_type: "authorization_code",
+          client_id: this.projectId,
+          client_secret: this.publishableClientKey ?? "__stack_public_client__",
+          code: callback.code,
+          redirect_uri: callback.redirectUri,
+          code_verifier: callback.verifier,
+        },
+      },
+    );
+    const session = this.requireSession();
+    session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
+    const target = answer.after_callback_redirect_url;
+    if (target) await this.redirectTo(target);
+    else await this.redirectToAfterSignIn({ isNewUser: answer.is_new_user });
+    return true;
+  }
+
+  // ---------------------------------------------------------------- the current user and the project
+
+  /** The signed-in user, or null; `or` decides what happens without one. */
+  async getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
+  async getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+    const session = this.requireSession(options.tokenStore);
+    let json = await this.userCache.get(session);
+    if (!json && options.or === "anonymous") {
+      const answer = await this.transport.request<SignInJson>("/auth/anonymous/sign-up", jsonBody({}));
+      session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
+      json = await this.userCache.refresh(session);
+    }
+    if (json) return this.currentUserOf(session, json);
+    if (options.or === "redirect") {
+      await this.redirectToSignIn();
+      throw new Error("Redirecting to the sign-in page.");
+    }
+    if (options.or === "throw")
+      throw new Error("User is not signed in but getUser was called with { or: 'throw' }.");
+    return null;
+  }
+
+  protected currentUserOf(session: Session, json: UserJson): CurrentUser {
+    return currentUser(this.objectContext(session), json, {
+      getTokens: async () => ({
+        accessToken: await session.getAccessToken(),
+        refreshToken: session.getRefreshToken(),
+      }),
+      signOut: async () => {
+        try {
+          await this.transport.request("/auth/sessions/current", { method: "DELETE", body: {}, session });
+        } catch (error) {
+          // Already signed out on the server: the local tokens go anyway.
+          if (!knownErrorIs(error, "INVALID_ACCESS_TOKEN") && !knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
+            throw error;
+        } finally {
+          session.signOut();
+          this.userCache.invalidate(() => true);
+        }
+        await this.redirectToAfterSignOut();
+      },
+    });
+  }
+
+  /** Subscribes to changes of the signed-in user (sign-in, sign-out, writes); for UI bindings. */
+  onUserChange(listener: () => void, tokenStore?: TokenStoreInit): () => void {
+    const session = this.sessionOf(tokenStore);
+    if (!session) return () => {};
+    return this.userCache.subscribe(session, listener);
+  }
+
+  async getProject(): Promise<Project> {
+    return this.projectCache.get(undefined);
+  }
+
+  /** The user of a session as last read, without a request (undefined when it was never read). */
+  peekUser(tokenStore?: TokenStoreInit): CurrentUser | null | undefined {
+    const session = this.sessionOf(tokenStore);
+    if (!session) return null;
+    const json = this.userCache.getSnapshot(session);
+    return json === undefined ? undefined : json && this.currentUserOf(session, json);
+  }
+}
+
+export { Result };

@@ -1,0 +1,26 @@
+// @gatehouse/sdk: client, server and admin apps for Gatehouse (and any server speaking Stack Auth's wire protocol),
+// named and shaped like Stack Auth's published SDK. Framework-agnostic: browsers and Node.
+export { type AdminAppOptions, StackAdminApp } from "./admin-app.ts";
+export { DEFAULT_BASE_URL, SDK_VERSION } from "./app-options.ts";
+export { type ClientAppOptions, type GetUserOptions, type Project, StackClientApp } from "./client-app.ts";
+export {
+  isKnownError,
+  KnownError,
+  type KnownErrorCode,
+  KnownErrors,
+  knownErrorIs,
+  Result,
+  StackAssertionError,
+} from "./errors.ts";
+export { type ListUsersOptions, type ServerAppOptions, StackServerApp, type UserPage } from "./server-app.ts";
+export type { ServerUser, ServerUserCreateOptions, ServerUserUpdateOptions } from "./server-users.ts";
+export {
+  cookieTokenStore,
+  memoryTokenStore,
+  requestTokenStore,
+  type TokenStore,
+  type TokenStoreInit,
+} from "./token-store.ts";
+export { StatusError } from "./transport.ts";
+export type { HandlerUrls } from "./urls.ts";
+export type { CurrentUser, UserUpdateOptions } from "./users.ts";

@@ -1,0 +1,120 @@
+// StackServerApp: a back end's app, holding the secret server key. Everything the client app does, plus every user
+// and team of the project (WIRE.md §4.8, §4.10), server-side contact channels and permissions, and sessions made
+// for a user.
+import { resolveSecretServerKey } from "./app-options.ts";
+import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app.ts";
+import { defined, jsonBody, type ObjectContext } from "./context.ts";
+import { knownErrorIs } from "./errors.ts";
+import { type ServerUser, type ServerUserCreateOptions, serverUser, serverUserJson } from "./server-users.ts";
+import { type ServerTeam, type ServerTeamUpdateOptions, serverTeam, teamUpdateJson } from "./teams.ts";
+import type { Credentials } from "./transport.ts";
+import type { CurrentUser } from "./users.ts";
+import type { List, TeamJson, UserJson } from "./wire.ts";
+
+export type ServerAppOptions = ClientAppOptions & { secretServerKey?: string };
+
+export type ListUsersOptions = {
+  cursor?: string;
+  limit?: number;
+  orderBy?: "signedUpAt" | "lastActiveAt";
+  desc?: boolean;
+  query?: string;
+  teamId?: string;
+  includeAnonymous?: boolean;
+};
+
+/** A page of users; `nextCursor` continues the listing. */
+export type UserPage = ServerUser[] & { nextCursor: string | null };
+
+export class StackServerApp extends StackClientApp {
+  constructor(options: ServerAppOptions, credentials?: Partial<Credentials>) {
+    super(options, {
+      accessType: "server",
+      secretServerKey: resolveSecretServerKey(options.secretServerKey),
+      ...credentials,
+    });
+  }
+
+  /** Server objects use the app's keys and no user session. */
+  protected serverContext(): ObjectContext {
+    return {
+      request: (path, options = {}) => this.transport.request(path, options),
+      callbackUrl: (name) => this.urls[name],
+      invalidate: () => {},
+    };
+  }
+
+  async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {
+    const json = await this.transport.request<UserJson>("/users", jsonBody(serverUserJson(options)));
+    return serverUser(this.serverContext(), json);
+  }
+
+  /** The signed-in user (as on the client app), or with an id any user of the project. */
+  override async getUser(
+    options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" },
+  ): Promise<CurrentUser>;
+  override async getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  override async getUser(userId: string): Promise<ServerUser | null>;
+  override async getUser(arg?: string | GetUserOptions): Promise<CurrentUser | ServerUser | null> {
+    if (typeof arg !== "string") return super.getUser(arg);
+    try {
+      return serverUser(this.serverContext(), await this.transport.request<UserJson>(`/users/${arg}`));
+    } catch (error) {
+      if (knownErrorIs(error, "USER_NOT_FOUND")) return null;
+      throw error;
+    }
+  }
+
+  async listUsers(options: ListUsersOptions = {}): Promise<UserPage> {
+    const query = defined({
+      cursor: options.cursor,
+      limit: options.limit,
+      order_by: options.orderBy && (options.orderBy === "lastActiveAt" ? "last_active_at" : "signed_up_at"),
+      desc: options.desc,
+      query: options.query,
+      team_id: options.teamId,
+      include_anonymous: options.includeAnonymous,
+    });
+    const page = await this.transport.request<List<UserJson>>("/users", { query });
+    const users = page.items.map((u) => serverUser(this.serverContext(), u));
+    return Object.assign(users, { nextCursor: page.pagination?.next_cursor ?? null });
+  }
+
+  async createTeam(options: {
+    displayName: string;
+    profileImageUrl?: string | null;
+    creatorUserId?: string;
+  }) {
+    const json = await this.transport.request<TeamJson>(
+      "/teams",
+      jsonBody(
+        defined({
+          display_name: options.displayName,
+          profile_image_url: options.profileImageUrl,
+          creator_user_id: options.creatorUserId,
+        }),
+      ),
+    );
+    return serverTeam(this.serverContext(), json);
+  }
+
+  async getTeam(teamId: string): Promise<ServerTeam | null> {
+    try {
+      return serverTeam(this.serverContext(), await this.transport.request<TeamJson>(`/teams/${teamId}`));
+    } catch (error) {
+      if (knownErrorIs(error, "TEAM_NOT_FOUND")) return null;
+      throw error;
+    }
+  }
+
+  async listTeams(options: { userId?: string } = {}): Promise<ServerTeam[]> {
+    const list = await this.transport.request<List<TeamJson>>("/teams", {
+      query: defined({ user_id: options.userId }),
+    });
+    return list.items.map((t) => serverTeam(this.serverContext(), t));
+  }
+
+  async updateTeam(teamId: string, update: ServerTeamUpdateOptions): Promise<void> {
+    await this.transport.request(`/teams/${teamId}`, { method: "PATCH", body: teamUpdateJson(update) });
+  }
+}

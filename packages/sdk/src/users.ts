@@ -1,0 +1,284 @@
+// Users as the SDK hands them out: the signed-in user (CurrentUser, client access, its own session) and users as a
+// back end manages them (ServerUser). Each carries the wire object's data in camelCase and the calls that act on it
+// (WIRE.md §4.6, §4.8–§4.12, §4.17).
+import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
+import { expectingErrors, type Result } from "./errors.ts";
+import {
+  type ContactChannel,
+  clientTeam,
+  contactChannel,
+  type ReceivedTeamInvitation,
+  receivedInvitation,
+  type Team,
+  type TeamMemberProfile,
+} from "./teams.ts";
+import type {
+  ContactChannelJson,
+  List,
+  MemberProfileJson,
+  PermissionJson,
+  SessionJson,
+  TeamInvitationJson,
+  TeamJson,
+  UserJson,
+} from "./wire.ts";
+
+const bytesToBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+export type UserUpdateOptions = {
+  displayName?: string | null;
+  clientMetadata?: unknown;
+  selectedTeamId?: string | null;
+  profileImageUrl?: string | null;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  /** The TOTP secret's bytes (10–64), or null to turn the second factor off. */
+  totpMultiFactorSecret?: Uint8Array | null;
+};
+
+export function userUpdateJson(u: UserUpdateOptions) {
+  return defined({
+    display_name: u.displayName,
+    client_metadata: u.clientMetadata,
+    selected_team_id: u.selectedTeamId,
+    profile_image_url: u.profileImageUrl,
+    otp_auth_enabled: u.otpAuthEnabled,
+    passkey_auth_enabled: u.passkeyAuthEnabled,
+    totp_secret_base64:
+      u.totpMultiFactorSecret === undefined
+        ? undefined
+        : u.totpMultiFactorSecret && bytesToBase64(u.totpMultiFactorSecret),
+  });
+}
+
+/** The fields every user view has (PRODUCT.md §3 "User"). */
+export function userData(json: UserJson) {
+  return {
+    id: json.id,
+    displayName: json.display_name,
+    primaryEmail: json.primary_email,
+    primaryEmailVerified: json.primary_email_verified,
+    profileImageUrl: json.profile_image_url,
+    signedUpAt: new Date(json.signed_up_at_millis),
+    clientMetadata: json.client_metadata,
+    clientReadOnlyMetadata: json.client_read_only_metadata,
+    hasPassword: json.has_password,
+    emailAuthEnabled: json.auth_with_email,
+    otpAuthEnabled: json.otp_auth_enabled,
+    passkeyAuthEnabled: json.passkey_auth_enabled,
+    isMultiFactorRequired: json.requires_totp_mfa,
+    isAnonymous: json.is_anonymous,
+    isRestricted: json.is_restricted,
+    restrictedReason: json.restricted_reason,
+    oauthProviders: json.oauth_providers.map((p) => ({ id: p.id })),
+    /** The wire object, as the server sent it. */
+    toClientJson: () => json,
+  };
+}
+
+export type ActiveSession = {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  lastUsedAt: Date | undefined;
+  isImpersonation: boolean;
+  isCurrentSession: boolean;
+};
+
+const sessionOf = (s: SessionJson): ActiveSession => ({
+  id: s.id,
+  userId: s.user_id,
+  createdAt: new Date(s.created_at),
+  lastUsedAt: s.last_used_at === null ? undefined : new Date(s.last_used_at),
+  isImpersonation: s.is_impersonation,
+  isCurrentSession: s.is_current_session,
+});
+
+export type TeamPermission = { id: string };
+
+/** What a user can do about themselves, on the session `ctx` carries (client access, `me`). */
+function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
+  const teamsOf = async () =>
+    (await ctx.request<List<TeamJson>>("/teams", { query: { user_id: "me" } })).items.map((t) =>
+      clientTeam(ctx, t),
+    );
+  const listPermissions = async (team: { id: string }, options: { recursive?: boolean } = {}) => {
+    const query = { team_id: team.id, user_id: "me", recursive: options.recursive ?? true };
+    const list = await ctx.request<List<PermissionJson>>("/team-permissions", { query });
+    return list.items.map((p): TeamPermission => ({ id: p.id }));
+  };
+  return {
+    async update(update: UserUpdateOptions) {
+      await ctx.request("/users/me", patch(userUpdateJson(update)));
+      ctx.invalidate();
+    },
+    setDisplayName(displayName: string | null) {
+      return this.update({ displayName });
+    },
+    setClientMetadata(clientMetadata: unknown) {
+      return this.update({ clientMetadata });
+    },
+    setSelectedTeam(team: string | { id: string } | null) {
+      return this.update({ selectedTeamId: typeof team === "string" || team === null ? team : team.id });
+    },
+    updatePassword(options: { oldPassword: string; newPassword: string }): Promise<Result<undefined>> {
+      return expectingErrors(
+        ["PASSWORD_CONFIRMATION_MISMATCH", "PASSWORD_REQUIREMENTS_NOT_MET"],
+        async () => {
+          await ctx.request("/auth/password/update", {
+            ...jsonBody({ old_password: options.oldPassword, new_password: options.newPassword }),
+            sendRefreshToken: true,
+          });
+          ctx.invalidate();
+          return undefined;
+        },
+      );
+    },
+    setPassword(options: { password: string }): Promise<Result<undefined>> {
+      return expectingErrors(["PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
+        await ctx.request("/auth/password/set", jsonBody({ password: options.password }));
+        ctx.invalidate();
+        return undefined;
+      });
+    },
+    async listContactChannels(): Promise<ContactChannel[]> {
+      const list = await ctx.request<List<ContactChannelJson>>("/contact-channels", {
+        query: { user_id: "me" },
+      });
+      return list.items.map((c) => contactChannel(ctx, "me", c));
+    },
+    async createContactChannel(data: {
+      value: string;
+      type?: "email";
+      usedForAuth: boolean;
+      isPrimary?: boolean;
+    }) {
+      const json = await ctx.request<ContactChannelJson>(
+        "/contact-channels",
+        jsonBody({
+          user_id: "me",
+          type: data.type ?? "email",
+          value: data.value,
+          used_for_auth: data.usedForAuth,
+          ...defined({ is_primary: data.isPrimary }),
+        }),
+      );
+      ctx.invalidate();
+      return contactChannel(ctx, "me", json);
+    },
+    listTeams: teamsOf,
+    async getTeam(teamId: string): Promise<Team | null> {
+      return (await teamsOf()).find((t) => t.id === teamId) ?? null;
+    },
+    async createTeam(data: { displayName: string; profileImageUrl?: string | null }): Promise<Team> {
+      const json = await ctx.request<TeamJson>(
+        "/teams",
+        jsonBody(
+          defined({
+            display_name: data.displayName,
+            profile_image_url: data.profileImageUrl,
+            creator_user_id: "me",
+          }),
+        ),
+      );
+      ctx.invalidate();
+      return clientTeam(ctx, json);
+    },
+    async leaveTeam(team: { id: string }) {
+      await ctx.request(`/team-memberships/${team.id}/me`, del);
+      ctx.invalidate();
+    },
+    async getTeamProfile(team: { id: string }) {
+      const json = await ctx.request<MemberProfileJson>(`/team-member-profiles/${team.id}/me`);
+      const profile: TeamMemberProfile = {
+        userId: json.user_id,
+        displayName: json.display_name,
+        profileImageUrl: json.profile_image_url,
+      };
+      return {
+        ...profile,
+        async update(u: { displayName?: string | null; profileImageUrl?: string | null }) {
+          await ctx.request(
+            `/team-member-profiles/${team.id}/me`,
+            patch(defined({ display_name: u.displayName, profile_image_url: u.profileImageUrl })),
+          );
+          ctx.invalidate();
+        },
+      };
+    },
+    async listTeamInvitations(): Promise<ReceivedTeamInvitation[]> {
+      const list = await ctx.request<List<TeamInvitationJson>>("/team-invitations", {
+        query: { user_id: "me" },
+      });
+      return list.items.map((i) => receivedInvitation(ctx, i));
+    },
+    listPermissions,
+    async getPermission(team: { id: string }, permissionId: string): Promise<TeamPermission | null> {
+      return (await listPermissions(team)).find((p) => p.id === permissionId) ?? null;
+    },
+    async hasPermission(team: { id: string }, permissionId: string): Promise<boolean> {
+      return (await listPermissions(team)).some((p) => p.id === permissionId);
+    },
+    async getActiveSessions(): Promise<ActiveSession[]> {
+      const list = await ctx.request<List<SessionJson>>("/auth/sessions", { query: { user_id: "me" } });
+      return list.items.map(sessionOf);
+    },
+    async revokeSession(sessionId: string) {
+      await ctx.request(`/auth/sessions/${sessionId}`, { ...del, query: { user_id: "me" } });
+    },
+    async listConnectedAccounts() {
+      const list =
+        await ctx.request<List<{ provider: string; provider_account_id: string }>>("/connected-accounts/me");
+      return list.items.map((a) => ({ provider: a.provider, providerAccountId: a.provider_account_id }));
+    },
+    /** The provider access token of the user's account, or null when not connected or missing a scope. */
+    async getConnectedAccount(provider: string, options: { scopes?: string[] } = {}) {
+      try {
+        const { access_token } = await ctx.request<{ access_token: string }>(
+          `/connected-accounts/me/${encodeURIComponent(provider)}/access-token`,
+          jsonBody(defined({ scope: options.scopes?.join(" ") })),
+        );
+        return { provider, getAccessToken: async () => ({ accessToken: access_token }) };
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") return null;
+        if (code === "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE") return null;
+        throw error;
+      }
+    },
+    async sendVerificationEmail(options: { callbackUrl?: string } = {}) {
+      await ctx.request(
+        "/contact-channels/send-verification-code",
+        jsonBody({ callback_url: options.callbackUrl ?? ctx.callbackUrl("emailVerification") }),
+      );
+    },
+    async delete() {
+      await ctx.request("/users/me", del);
+      ctx.invalidate();
+      await signOut();
+    },
+    signOut,
+  };
+}
+
+export type CurrentUser = ReturnType<typeof userData> &
+  ReturnType<typeof ownCalls> & {
+    selectedTeam: Team | null;
+    currentSession: { getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }> };
+  };
+
+export function currentUser(
+  ctx: ObjectContext,
+  json: UserJson,
+  session: {
+    getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
+    signOut(): Promise<void>;
+  },
+): CurrentUser {
+  return {
+    ...userData(json),
+    ...ownCalls(ctx, session.signOut),
+    selectedTeam: json.selected_team && clientTeam(ctx, json.selected_team),
+    currentSession: { getTokens: session.getTokens },
+  };
+}
