@@ -53,7 +53,7 @@ export class StackAdminApp extends StackServerApp {
       throw new Error("An admin app owned by a project owner's session has no token store of its own.");
     }
     super(
-      { ...options, secretServerKey: options.secretServerKey ?? "" },
+      options,
       {
         accessType: "admin",
         superSecretAdminKey: owner ? undefined : resolveSuperSecretAdminKey(options.superSecretAdminKey),

@@ -28,6 +28,7 @@ import {
   withReturnTo,
 } from "./urls.ts";
 import { type CurrentUser, currentUser } from "./users.ts";
+import { browserWebAuthn, usePasskey } from "./webauthn.ts";
 import type { ProjectJson, SignInJson, UserJson } from "./wire.ts";
 
 export type ClientAppOptions = BaseAppOptions & {
@@ -380,6 +381,27 @@ export class StackClientApp {
     });
   }
 
+  /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
+  signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    return expectingErrors(
+      [...SIGN_IN_ERRORS, "PASSKEY_AUTHENTICATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"],
+      async () => {
+        const { credentials, hostname } = browserWebAuthn();
+        const { options_json, code } = await this.transport.request<{
+          options_json: Record<string, unknown>;
+          code: string;
+        }>("/auth/passkey/initiate-passkey-authentication", jsonBody({}));
+        const authentication_response = await usePasskey(options_json, hostname, credentials);
+        const answer = await this.transport.request<SignInJson>(
+          "/auth/passkey/sign-in",
+          jsonBody({ authentication_response, code }),
+        );
+        await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: false });
+        return undefined;
+      },
+    );
+  }
+
   // ---------------------------------------------------------------- OAuth
 
   /** Sends the browser to the provider; it comes back to the oauthCallback page, which calls `callOAuthCallback`. */
@@ -483,7 +505,7 @@ export class StackClientApp {
   }
 
   protected currentUserOf(session: Session, json: UserJson): CurrentUser {
-    return currentUser(this.objectContext(session), json, {
+    const user = currentUser(this.objectContext(session), json, {
       getTokens: async () => ({
         accessToken: await session.getAccessToken(),
         refreshToken: session.getRefreshToken(),
@@ -502,6 +524,51 @@ export class StackClientApp {
         await this.redirectToAfterSignOut();
       },
     });
+    return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
+  }
+
+  /**
+   * What a user of the internal project (the dashboard's) can do beyond any user: the projects their teams own, each
+   * with an admin app that acts through this user's session (WIRE.md §8).
+   */
+  private internalUserCalls(session: Session) {
+    const ownedProject = async (
+      json: ProjectJson & { description?: string | null; created_at_millis?: number },
+    ) => {
+      // Loaded on use: the admin app module builds on this one.
+      const { StackAdminApp } = await import("./admin-app.ts");
+      const app = new StackAdminApp({
+        projectId: json.id,
+        baseUrl: this.baseUrl,
+        projectOwnerSession: { getTokens: async () => ({ accessToken: await session.getAccessToken() }) },
+      });
+      return {
+        id: json.id,
+        displayName: json.display_name,
+        description: json.description ?? null,
+        createdAt: new Date(json.created_at_millis ?? 0),
+        app,
+      };
+    };
+    return {
+      listOwnedProjects: async () => {
+        const list = await this.transport.request<{ items: ProjectJson[] }>("/internal/projects", {
+          session,
+        });
+        return Promise.all(list.items.map(ownedProject));
+      },
+      createProject: async (options: { displayName: string; teamId: string; description?: string }) => {
+        const json = await this.transport.request<ProjectJson>("/internal/projects", {
+          ...jsonBody({
+            display_name: options.displayName,
+            owner_team_id: options.teamId,
+            description: options.description,
+          }),
+          session,
+        });
+        return ownedProject(json);
+      },
+    };
   }
 
   /** Subscribes to changes of the signed-in user (sign-in, sign-out, writes); for UI bindings. */

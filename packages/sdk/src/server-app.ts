@@ -30,7 +30,9 @@ export class StackServerApp extends StackClientApp {
   constructor(options: ServerAppOptions, credentials?: Partial<Credentials>) {
     super(options, {
       accessType: "server",
-      secretServerKey: resolveSecretServerKey(options.secretServerKey),
+      // An admin app authenticates with its admin key or owner's token; the server key is optional there.
+      secretServerKey:
+        credentials?.accessType === "admin" ? options.secretServerKey : resolveSecretServerKey(options.secretServerKey),
       ...credentials,
     });
   }

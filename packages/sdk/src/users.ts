@@ -12,6 +12,7 @@ import {
   type Team,
   type TeamMemberProfile,
 } from "./teams.ts";
+import { browserWebAuthn, createPasskey } from "./webauthn.ts";
 import type {
   ContactChannelJson,
   List,
@@ -245,6 +246,20 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
         if (code === "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE") return null;
         throw error;
       }
+    },
+    /** Registers a passkey of this site for the user (replacing an earlier one). */
+    registerPasskey(): Promise<Result<undefined>> {
+      return expectingErrors(["PASSKEY_REGISTRATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"], async () => {
+        const { credentials, hostname } = browserWebAuthn();
+        const { options_json, code } = await ctx.request<{
+          options_json: Record<string, unknown>;
+          code: string;
+        }>("/auth/passkey/initiate-passkey-registration", jsonBody({}));
+        const credential = await createPasskey(options_json, hostname, credentials);
+        await ctx.request("/auth/passkey/register", jsonBody({ credential, code }));
+        ctx.invalidate();
+        return undefined;
+      });
     },
     async sendVerificationEmail(options: { callbackUrl?: string } = {}) {
       await ctx.request(
