@@ -52,14 +52,11 @@ export class StackAdminApp extends StackServerApp {
     if (owner && options.tokenStore) {
       throw new Error("An admin app owned by a project owner's session has no token store of its own.");
     }
-    super(
-      options,
-      {
-        accessType: "admin",
-        superSecretAdminKey: owner ? undefined : resolveSuperSecretAdminKey(options.superSecretAdminKey),
-        adminAccessToken: owner ? async () => (await owner.getTokens()).accessToken : undefined,
-      },
-    );
+    super(options, {
+      accessType: "admin",
+      superSecretAdminKey: owner ? undefined : resolveSuperSecretAdminKey(options.superSecretAdminKey),
+      adminAccessToken: owner ? async () => (await owner.getTokens()).accessToken : undefined,
+    });
   }
 
   private adminRequest<T>(path: string, options = {}): Promise<T> {

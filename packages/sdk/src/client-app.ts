@@ -196,9 +196,15 @@ export class StackClientApp {
 
   // ---------------------------------------------------------------- redirects
 
+  /** Follows a redirect target the app was handed (return targets, handler URLs): only a trusted one. */
   protected async redirectTo(target: string): Promise<void> {
     const current = (globalThis as { location?: { href?: string } }).location?.href;
     if (current) assertTrustedRedirect(target, current);
+    this.navigate(target);
+  }
+
+  /** Goes to `target` unchecked: for a URL the server answered, such as the OAuth provider's authorize page. */
+  private navigate(target: string): void {
     if (this.redirectMethod === "window")
       (globalThis as unknown as { location: Location }).location.assign(target);
     else if (this.redirectMethod !== "none") this.redirectMethod.navigate(target);
@@ -446,7 +452,7 @@ export class StackClientApp {
       providerScope: scopes?.join(" "),
     });
     const { location } = await this.transport.request<{ location: string }>(path);
-    await this.redirectTo(location);
+    this.navigate(location);
   }
 
   /**

@@ -32,7 +32,9 @@ export class StackServerApp extends StackClientApp {
       accessType: "server",
       // An admin app authenticates with its admin key or owner's token; the server key is optional there.
       secretServerKey:
-        credentials?.accessType === "admin" ? options.secretServerKey : resolveSecretServerKey(options.secretServerKey),
+        credentials?.accessType === "admin"
+          ? options.secretServerKey
+          : resolveSecretServerKey(options.secretServerKey),
       ...credentials,
     });
   }
