@@ -3,7 +3,6 @@
 // `/orders`, every `/handler/*` page). The page makes a StackClientApp with the cookie token store and window
 // redirects, exposes it as `window.app`, finishes OAuth on `/handler/oauth-callback`, and shows where it is and who is
 // signed in, so a screenshot tells what happened. `<body data-state="ready">` says the app is up.
-// The SDK's types name browser APIs (WebAuthn, Location), so type-checking against them needs the DOM library:
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
