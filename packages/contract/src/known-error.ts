@@ -17,6 +17,17 @@ export class KnownError extends Error {
     this.name = "KnownError";
   }
 
+  /** Stack Auth's SDK names for the code, status and message; apps written against it read these. */
+  get errorCode(): string {
+    return this.code;
+  }
+  get statusCode(): number {
+    return this.status;
+  }
+  get humanReadableMessage(): string {
+    return this.message;
+  }
+
   /** The JSON body of the wire response (WIRE.md §1.7): `details` is omitted when it has no keys. */
   toBody(): { code: string; message: string; error: string; details?: KnownErrorDetails } {
     const body = { code: this.code, message: this.message, error: this.message };

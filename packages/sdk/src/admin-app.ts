@@ -2,6 +2,7 @@
 // user's access token ("owned" admin apps, which have no token store of their own). Project settings, API keys,
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
+import type { Project } from "./client-app.ts";
 import { defined, del, jsonBody, patch } from "./context.ts";
 import { type ServerAppOptions, StackServerApp } from "./server-app.ts";
 
@@ -17,6 +18,30 @@ type Json = Record<string, unknown>;
 /** `snake_case` keys of the wire ↔ `camelCase` keys of the SDK, recursively (configuration objects). */
 const toCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+const isLocalhostHost = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || host === "127.0.0.1" || host === "[::1]";
+
+/** The production-mode problems of an admin view, in Stack's SDK wording and order, each with its fix page. */
+function productionModeErrors(json: Json): { message: string; relativeFixUrl: string }[] {
+  const config = json.config as { allow_localhost: boolean; domains: { domain: string }[] };
+  const relativeFixUrl = `/projects/${json.id}/domains`;
+  const errors: string[] = [];
+  if (config.allow_localhost) {
+    errors.push(
+      "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+    );
+  }
+  for (const { domain } of config.domains) {
+    const url = new URL(domain);
+    if (isLocalhostHost(url.hostname))
+      errors.push(`Localhost domains are not allowed to be trusted in production mode: ${domain}`);
+    else if (/^\d+(\.\d+)*$/.test(url.hostname))
+      errors.push(`Direct IPs are not valid for trusted domains in production mode: ${domain}`);
+    else if (url.protocol !== "https:") errors.push(`Trusted domains should be HTTPS: ${domain}`);
+  }
+  return errors.map((message) => ({ message, relativeFixUrl }));
+}
 
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeys(v, rename));
@@ -38,9 +63,9 @@ export type ApiKeySet = {
   expiresAt: Date;
   manuallyRevokedAt: Date | null;
   createdAt: Date;
-  publishableClientKey?: { lastFour: string };
-  secretServerKey?: { lastFour: string };
-  superSecretAdminKey?: { lastFour: string };
+  publishableClientKey: { lastFour: string } | null;
+  secretServerKey: { lastFour: string } | null;
+  superSecretAdminKey: { lastFour: string } | null;
   revoke(): Promise<void>;
   whyInvalid(): "expired" | "manually-revoked" | null;
   isValid(): boolean;
@@ -63,17 +88,31 @@ export class StackAdminApp extends StackServerApp {
     return this.transport.request<T>(path, options);
   }
 
-  /** The project in the admin view: settings, counts, production-mode problems, and calls to change it. */
-  async getAdminProject() {
-    const json = await this.adminRequest<Json>("/projects/current");
-    const view = mapKeys(json, toCamel) as Json & { createdAtMillis: number };
+  /** The project in the admin view (Stack's AdminProject): settings, counts, and calls to change it. */
+  override async getProject() {
+    const json = await this.adminRequest<Json>("/internal/projects/current");
+    return this.adminProjectOf(json);
+  }
+
+  private adminProjectOf(json: Json) {
+    const view = mapKeys(json, toCamel) as Json & {
+      id: string;
+      displayName: string;
+      createdAtMillis: number;
+    };
+    // The admin view holds every key of the client view's config, and more.
+    const config = view.config as Project["config"] & Json;
     return {
       ...view,
+      id: view.id,
+      displayName: view.displayName,
       createdAt: new Date(view.createdAtMillis),
-      productionModeErrors: (json.production_mode_errors as string[] | undefined) ?? [],
+      config,
+      /** What would block production mode, computed here as Stack's SDK does (WIRE.md §7). */
+      getProductionModeErrors: async () => productionModeErrors(json),
       update: async (update: AdminProjectUpdateOptions) => {
         await this.adminRequest(
-          "/projects/current",
+          "/internal/projects/current",
           patch(
             defined({
               display_name: update.displayName,
@@ -85,9 +124,17 @@ export class StackAdminApp extends StackServerApp {
         );
       },
       delete: async () => {
-        await this.adminRequest("/projects/current", del);
+        await this.adminRequest("/internal/projects/current", del);
       },
     };
+  }
+
+  /** Sends the sign-in invitation e-mail (the `sign_in_invitation` template) to an address. */
+  async sendSignInInvitationEmail(email: string, callbackUrl: string): Promise<void> {
+    await this.adminRequest(
+      "/internal/send-sign-in-invitation",
+      jsonBody({ email, callback_url: callbackUrl }),
+    );
   }
 
   async createInternalApiKey(options: {
@@ -120,10 +167,7 @@ export class StackAdminApp extends StackServerApp {
     return list.items.map((item) => this.apiKeySet(item));
   }
 
-  private apiKeySet(
-    json: Json,
-  ): Omit<ApiKeySet, "publishableClientKey" | "secretServerKey" | "superSecretAdminKey"> &
-    Partial<ApiKeySet> {
+  private apiKeySet(json: Json): ApiKeySet {
     const revokedAt = json.manually_revoked_at_millis as number | undefined;
     const expiresAt = new Date(json.expires_at_millis as number);
     const whyInvalid = () =>
@@ -132,10 +176,11 @@ export class StackAdminApp extends StackServerApp {
         : expiresAt.getTime() < Date.now()
           ? ("expired" as const)
           : null;
-    const lastFour = (key: string) =>
-      (json[key] as { last_four: string } | undefined) && {
-        lastFour: (json[key] as { last_four: string }).last_four,
-      };
+    // A key type the set lacks is null, as in Stack's SDK.
+    const lastFour = (key: string) => {
+      const value = json[key] as { last_four: string } | undefined;
+      return value ? { lastFour: value.last_four } : null;
+    };
     return {
       id: json.id as string,
       description: json.description as string,

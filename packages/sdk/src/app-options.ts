@@ -91,10 +91,13 @@ export function resolveBaseUrl(option: BaseAppOptions["baseUrl"]): string {
 const MAX_QUIET_INSTANCES = 10;
 let instances = 0;
 
-/** Counts a new app; past ten, warns once per instance that apps should be created once and shared. */
+let warned = false;
+
+/** Counts a new app; past ten, warns (once per process) that apps should be created once and shared. */
 export function countAppInstance(warn: (message: string) => void = console.warn): void {
   instances++;
-  if (instances > MAX_QUIET_INSTANCES) {
+  if (instances > MAX_QUIET_INSTANCES && !warned) {
+    warned = true;
     warn(
       `${instances} Gatehouse app instances have been created. Create one app per project and share it; ` +
         "creating one per request or per render wastes memory and network.",

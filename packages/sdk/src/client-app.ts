@@ -27,7 +27,7 @@ import {
   resolveUrls,
   withReturnTo,
 } from "./urls.ts";
-import { type CurrentUser, currentUser } from "./users.ts";
+import { authCalls, type CurrentUser, currentUser } from "./users.ts";
 import { browserWebAuthn, usePasskey } from "./webauthn.ts";
 import type { ProjectJson, SignInJson, UserJson } from "./wire.ts";
 
@@ -39,6 +39,8 @@ export type ClientAppOptions = BaseAppOptions & {
 
 export type GetUserOptions = {
   or?: "return-null" | "redirect" | "throw" | "anonymous";
+  /** Also answer a user restricted by an administrator (they are null otherwise). */
+  includeRestricted?: boolean;
   /** Read the user of another store than the app's (a server reading the request's cookies). */
   tokenStore?: TokenStoreInit;
 };
@@ -352,16 +354,18 @@ export class StackClientApp {
     });
   }
 
-  private checkCode(path: string, code: string): Promise<Result<undefined>> {
+  private checkCode(path: string, code: string, session?: Session): Promise<Result<undefined>> {
     return expectingErrors(CODE_ERRORS, async () => {
-      await this.transport.request(path, jsonBody({ code }));
+      await this.transport.request(path, { ...jsonBody({ code }), session });
       return undefined;
     });
   }
 
   verifyPasswordResetCode = (code: string) => this.checkCode("/auth/password/reset/check-code", code);
-  verifyTeamInvitationCode = (code: string) => this.checkCode("/team-invitations/accept/check-code", code);
   verifyEmail = (code: string) => this.checkCode("/contact-channels/verify", code);
+  /** Invitations are checked for the signed-in user (the one who would join). */
+  verifyTeamInvitationCode = (code: string) =>
+    this.checkCode("/team-invitations/accept/check-code", code, this.requireSession());
 
   acceptTeamInvitation(code: string): Promise<Result<undefined>> {
     return expectingErrors(CODE_ERRORS, async () => {
@@ -495,6 +499,12 @@ export class StackClientApp {
   async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
     const session = this.requireSession(options.tokenStore);
     let json = await this.userCache.get(session);
+    // Anonymous users count only when asked for; restricted ones when asked for (or anonymous ones are).
+    const includeAnonymous = options.or === "anonymous";
+    const includeRestricted = options.includeRestricted || includeAnonymous;
+    if (json && ((json.is_anonymous && !includeAnonymous) || (json.is_restricted && !includeRestricted))) {
+      json = null;
+    }
     if (!json && options.or === "anonymous") {
       const answer = await this.transport.request<SignInJson>("/auth/anonymous/sign-up", jsonBody({}));
       session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
@@ -516,21 +526,24 @@ export class StackClientApp {
         accessToken: await session.getAccessToken(),
         refreshToken: session.getRefreshToken(),
       }),
-      signOut: async () => {
-        try {
-          await this.transport.request("/auth/sessions/current", { method: "DELETE", body: {}, session });
-        } catch (error) {
-          // Already signed out on the server: the local tokens go anyway.
-          if (!knownErrorIs(error, "INVALID_ACCESS_TOKEN") && !knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
-            throw error;
-        } finally {
-          session.signOut();
-          this.userCache.invalidate(() => true);
-        }
-        await this.redirectToAfterSignOut();
-      },
+      signOut: () => this.endSession(session),
     });
     return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
+  }
+
+  /** Ends the session at the server and here, then goes to afterSignOut. */
+  private async endSession(session: Session): Promise<void> {
+    try {
+      await this.transport.request("/auth/sessions/current", { method: "DELETE", body: {}, session });
+    } catch (error) {
+      // Already signed out on the server: the local tokens go anyway.
+      if (!knownErrorIs(error, "INVALID_ACCESS_TOKEN") && !knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
+        throw error;
+    } finally {
+      session.signOut();
+      this.userCache.invalidate(() => true);
+    }
+    await this.redirectToAfterSignOut();
   }
 
   /**
@@ -575,6 +588,33 @@ export class StackClientApp {
         return ownedProject(json);
       },
     };
+  }
+
+  // ---------------------------------------------------------------- the session's tokens (Stack's AuthLike calls)
+
+  private tokensOf(tokenStore?: TokenStoreInit) {
+    const session = this.sessionOf(tokenStore);
+    return async () => ({
+      accessToken: (await session?.getAccessToken()) ?? null,
+      refreshToken: session?.getRefreshToken() ?? null,
+    });
+  }
+
+  getAccessToken = (options: { tokenStore?: TokenStoreInit } = {}) =>
+    authCalls(this.tokensOf(options.tokenStore)).getAccessToken();
+  getRefreshToken = (options: { tokenStore?: TokenStoreInit } = {}) =>
+    authCalls(this.tokensOf(options.tokenStore)).getRefreshToken();
+  getAuthJson = (options: { tokenStore?: TokenStoreInit } = {}) =>
+    authCalls(this.tokensOf(options.tokenStore)).getAuthJson();
+  getAuthHeaders = (options: { tokenStore?: TokenStoreInit } = {}) =>
+    authCalls(this.tokensOf(options.tokenStore)).getAuthHeaders();
+  getAuthorizationHeader = (options: { tokenStore?: TokenStoreInit } = {}) =>
+    authCalls(this.tokensOf(options.tokenStore)).getAuthorizationHeader();
+
+  /** Signs the session's user out (at the server too) and goes to afterSignOut; nothing when nobody is signed in. */
+  async signOut(options: { tokenStore?: TokenStoreInit } = {}): Promise<void> {
+    const session = this.sessionOf(options.tokenStore);
+    if (session?.isSignedIn()) await this.endSession(session);
   }
 
   /** Subscribes to changes of the signed-in user (sign-in, sign-out, writes); for UI bindings. */

@@ -6,9 +6,14 @@ import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./cl
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
 import { knownErrorIs } from "./errors.ts";
 import { type ServerUser, type ServerUserCreateOptions, serverUser, serverUserJson } from "./server-users.ts";
+import type { Session } from "./session.ts";
 import { type ServerTeam, type ServerTeamUpdateOptions, serverTeam, teamUpdateJson } from "./teams.ts";
 import type { Credentials } from "./transport.ts";
 import type { CurrentUser } from "./users.ts";
+
+const pick = <T extends object, K extends keyof T>(object: T, keys: K[]) =>
+  Object.fromEntries(keys.map((key) => [key, object[key]])) as Pick<T, K>;
+
 import type { List, TeamJson, UserJson } from "./wire.ts";
 
 export type ServerAppOptions = ClientAppOptions & { secretServerKey?: string };
@@ -46,6 +51,14 @@ export class StackServerApp extends StackClientApp {
       callbackUrl: (name) => this.urls[name],
       invalidate: () => {},
     };
+  }
+
+  /** The signed-in user in the server view: every field, and the server's calls beside the user's own. */
+  protected override currentUserOf(session: Session, json: UserJson): CurrentUser {
+    return Object.assign(super.currentUserOf(session, json), serverUser(this.serverContext(), json), {
+      // The user's own calls (on its session) win where both exist: signing out, updating oneself.
+      ...pick(super.currentUserOf(session, json), ["signOut", "update", "delete", "selectedTeam"]),
+    });
   }
 
   async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {

@@ -1,7 +1,15 @@
 // Teams, their members and invitations, and contact channels, as a signed-in user sees them (client access) and as a
 // back end sees them (server access). Each object carries its data and the calls that act on it (WIRE.md §4.9–§4.11).
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
-import type { ContactChannelJson, List, MemberProfileJson, TeamInvitationJson, TeamJson } from "./wire.ts";
+import { type ServerUser, serverUser } from "./server-users.ts";
+import type {
+  ContactChannelJson,
+  List,
+  MemberProfileJson,
+  TeamInvitationJson,
+  TeamJson,
+  UserJson,
+} from "./wire.ts";
 
 export type TeamUpdateOptions = {
   displayName?: string;
@@ -29,10 +37,15 @@ export type TeamMemberProfile = {
   profileImageUrl: string | null;
 };
 
-const profileOf = (json: MemberProfileJson): TeamMemberProfile => ({
-  userId: json.user_id,
-  displayName: json.display_name,
-  profileImageUrl: json.profile_image_url,
+/** A member as Stack's `Team.listUsers()` answers it: the user's id and their profile in this team. */
+export type TeamUser = {
+  id: string;
+  teamProfile: { displayName: string | null; profileImageUrl: string | null };
+};
+
+const teamUserOf = (json: MemberProfileJson): TeamUser => ({
+  id: json.user_id,
+  teamProfile: { displayName: json.display_name, profileImageUrl: json.profile_image_url },
 });
 
 export type SentTeamInvitation = {
@@ -88,7 +101,7 @@ function teamData(json: TeamJson) {
 
 export type Team = ReturnType<typeof teamData> & {
   inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
-  listUsers(): Promise<TeamMemberProfile[]>;
+  listUsers(): Promise<TeamUser[]>;
   listInvitations(): Promise<SentTeamInvitation[]>;
   update(update: TeamUpdateOptions): Promise<void>;
   delete(): Promise<void>;
@@ -132,7 +145,7 @@ export function clientTeam(ctx: ObjectContext, json: TeamJson): Team {
       const list = await ctx.request<List<MemberProfileJson>>("/team-member-profiles", {
         query: { team_id: json.id },
       });
-      return list.items.map(profileOf);
+      return list.items.map(teamUserOf);
     },
   };
 }
@@ -141,7 +154,7 @@ export type ServerTeam = Omit<Team, "update" | "listUsers"> & {
   createdAt: Date;
   serverMetadata: unknown;
   update(update: ServerTeamUpdateOptions): Promise<void>;
-  listUsers(): Promise<(TeamMemberProfile & { user: unknown })[]>;
+  listUsers(): Promise<(ServerUser & Pick<TeamUser, "teamProfile">)[]>;
   addUser(userId: string): Promise<void>;
   removeUser(userId: string): Promise<void>;
 };
@@ -156,7 +169,11 @@ export function serverTeam(ctx: ObjectContext, json: TeamJson): ServerTeam {
       const list = await ctx.request<List<MemberProfileJson>>("/team-member-profiles", {
         query: { team_id: json.id },
       });
-      return list.items.map((item) => ({ ...profileOf(item), user: item.user }));
+      // Server callers get each member's user object beside the profile.
+      return list.items.map((item) => ({
+        ...serverUser(ctx, item.user as UserJson),
+        teamProfile: teamUserOf(item).teamProfile,
+      }));
     },
     async addUser(userId: string) {
       await ctx.request(`/team-memberships/${json.id}/${userId}`, jsonBody({}));

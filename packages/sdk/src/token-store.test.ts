@@ -352,6 +352,25 @@ describe("requestTokenStore", () => {
     });
   });
 
+  it("reads Stack's Authorization: Bearer stackauth_<base64 JSON> before x-stack-auth", () => {
+    const tokens = { accessToken: "a-bearer", refreshToken: "r-bearer" };
+    const bearer = `Bearer stackauth_${btoa(JSON.stringify(tokens))}`;
+    const store = requestTokenStore(PROJECT, {
+      headers: {
+        authorization: bearer,
+        "x-stack-auth": JSON.stringify({ accessToken: "other", refreshToken: "x" }),
+      },
+    });
+    expect(store.get()).toEqual(tokens);
+    const hexclave = `Bearer hexclave_${btoa(JSON.stringify(tokens))}`;
+    expect(requestTokenStore(PROJECT, { headers: { Authorization: hexclave } }).get()).toEqual(tokens);
+    // Another kind of bearer token is not ours: the cookies decide.
+    expect(requestTokenStore(PROJECT, { headers: { authorization: "Bearer abc" } }).get()).toEqual({
+      accessToken: null,
+      refreshToken: null,
+    });
+  });
+
   it("rejects a malformed x-stack-auth header and 'undefined' tokens in it", () => {
     for (const value of ["not json", "null", "42", JSON.stringify({ accessToken: 5 })]) {
       expect(() => requestTokenStore(PROJECT, { headers: { "x-stack-auth": value } })).toThrow(

@@ -244,10 +244,25 @@ function headerOf(headers: RequestLike["headers"], name: string): string | null 
   return (key !== undefined && record[key]) || null;
 }
 
-/** Server side: the tokens of a request, from its `x-stack-auth` header (JSON) or else its cookies; writes only
- *  update this store. */
+/** `Authorization: Bearer stackauth_<base64 JSON>` (or `hexclave_`), as Stack's SDK writes it: the JSON, or null. */
+function bearerAuthJson(request: RequestLike): string | null {
+  const match = /^Bearer (?:stackauth|hexclave)_(.+)$/i.exec(
+    headerOf(request.headers, "authorization") ?? "",
+  );
+  if (!match?.[1]) return null;
+  try {
+    return atob(match[1]);
+  } catch {
+    throw new Error("Invalid Authorization header: expected Bearer stackauth_<base64 JSON>.");
+  }
+}
+
+/**
+ * Server side: the tokens of a request, from its `Authorization: Bearer stackauth_…` header, its `x-stack-auth`
+ * header (JSON), or else its cookies (Stack's SDK checks them in that order); writes only update this store.
+ */
 export function requestTokenStore(projectId: string, request: RequestLike): TokenStore {
-  const authHeader = headerOf(request.headers, "x-stack-auth");
+  const authHeader = bearerAuthJson(request) ?? headerOf(request.headers, "x-stack-auth");
   if (!authHeader) {
     const cookies = parseCookies(headerOf(request.headers, "cookie") ?? "");
     return memoryTokenStore(tokensFromCookies(projectId, cookies));
@@ -260,7 +275,9 @@ export function requestTokenStore(projectId: string, request: RequestLike): Toke
     isTokenOrNull(auth.accessToken) &&
     isTokenOrNull(auth.refreshToken);
   if (!valid) {
-    throw new Error("Invalid x-stack-auth header: expected JSON {accessToken, refreshToken}.");
+    throw new Error(
+      "Invalid x-stack-auth (or Authorization) header: expected JSON {accessToken, refreshToken}.",
+    );
   }
   return memoryTokenStore({ accessToken: auth.accessToken ?? null, refreshToken: auth.refreshToken ?? null });
 }

@@ -2,7 +2,7 @@
 // back end manages them (ServerUser). Each carries the wire object's data in camelCase and the calls that act on it
 // (WIRE.md §4.6, §4.8–§4.12, §4.17).
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
-import { expectingErrors, type Result } from "./errors.ts";
+import { expectingErrors, type KnownError, knownErrorIs, type Result } from "./errors.ts";
 import {
   type ContactChannel,
   clientTeam,
@@ -25,6 +25,17 @@ import type {
 } from "./wire.ts";
 
 const bytesToBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/** Runs `action`; one of the expected known errors is returned instead of thrown (Stack's shape for a few calls). */
+async function returnedError(codes: string[], action: () => Promise<void>): Promise<KnownError | undefined> {
+  try {
+    await action();
+    return undefined;
+  } catch (error) {
+    if (codes.some((code) => knownErrorIs(error, code))) return error as KnownError;
+    throw error;
+  }
+}
 
 export type UserUpdateOptions = {
   displayName?: string | null;
@@ -122,24 +133,20 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
     setSelectedTeam(team: string | { id: string } | null) {
       return this.update({ selectedTeamId: typeof team === "string" || team === null ? team : team.id });
     },
-    updatePassword(options: { oldPassword: string; newPassword: string }): Promise<Result<undefined>> {
-      return expectingErrors(
-        ["PASSWORD_CONFIRMATION_MISMATCH", "PASSWORD_REQUIREMENTS_NOT_MET"],
-        async () => {
-          await ctx.request("/auth/password/update", {
-            ...jsonBody({ old_password: options.oldPassword, new_password: options.newPassword }),
-            sendRefreshToken: true,
-          });
-          ctx.invalidate();
-          return undefined;
-        },
-      );
+    /** Stack's shape: the expected error is returned (not thrown), success is undefined. */
+    updatePassword(options: { oldPassword: string; newPassword: string }): Promise<KnownError | undefined> {
+      return returnedError(["PASSWORD_CONFIRMATION_MISMATCH", "PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
+        await ctx.request("/auth/password/update", {
+          ...jsonBody({ old_password: options.oldPassword, new_password: options.newPassword }),
+          sendRefreshToken: true,
+        });
+        ctx.invalidate();
+      });
     },
-    setPassword(options: { password: string }): Promise<Result<undefined>> {
-      return expectingErrors(["PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
+    setPassword(options: { password: string }): Promise<KnownError | undefined> {
+      return returnedError(["PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
         await ctx.request("/auth/password/set", jsonBody({ password: options.password }));
         ctx.invalidate();
-        return undefined;
       });
     },
     async listContactChannels(): Promise<ContactChannel[]> {
@@ -182,6 +189,8 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
           }),
         ),
       );
+      // The creator works in the new team straight away, as in Stack Auth's SDK.
+      await ctx.request("/users/me", patch({ selected_team_id: json.id }));
       ctx.invalidate();
       return clientTeam(ctx, json);
     },
@@ -261,11 +270,13 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
         return undefined;
       });
     },
-    async sendVerificationEmail(options: { callbackUrl?: string } = {}) {
-      await ctx.request(
-        "/contact-channels/send-verification-code",
-        jsonBody({ callback_url: options.callbackUrl ?? ctx.callbackUrl("emailVerification") }),
-      );
+    sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<KnownError | undefined> {
+      return returnedError(["EMAIL_ALREADY_VERIFIED"], async () => {
+        await ctx.request(
+          "/contact-channels/send-verification-code",
+          jsonBody({ callback_url: options.callbackUrl ?? ctx.callbackUrl("emailVerification") }),
+        );
+      });
     },
     async delete() {
       await ctx.request("/users/me", del);
@@ -276,23 +287,43 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
   };
 }
 
+type TokenPair = { accessToken: string | null; refreshToken: string | null };
+
+/**
+ * Stack's "AuthLike" calls over a way to get the session's tokens: for a back end to forward them (`x-stack-auth`
+ * header, or `Authorization: Bearer stackauth_…`).
+ */
+export function authCalls(getTokens: () => Promise<TokenPair>) {
+  return {
+    getAccessToken: async () => (await getTokens()).accessToken,
+    getRefreshToken: async () => (await getTokens()).refreshToken,
+    getAuthJson: getTokens,
+    getAuthHeaders: async () => ({ "x-stack-auth": JSON.stringify(await getTokens()) }),
+    getAuthorizationHeader: async () => {
+      const tokens = await getTokens();
+      return tokens.refreshToken || tokens.accessToken
+        ? `Bearer stackauth_${btoa(JSON.stringify(tokens))}`
+        : null;
+    },
+  };
+}
+
 export type CurrentUser = ReturnType<typeof userData> &
-  ReturnType<typeof ownCalls> & {
+  ReturnType<typeof ownCalls> &
+  ReturnType<typeof authCalls> & {
     selectedTeam: Team | null;
-    currentSession: { getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }> };
+    currentSession: { getTokens(): Promise<TokenPair> };
   };
 
 export function currentUser(
   ctx: ObjectContext,
   json: UserJson,
-  session: {
-    getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
-    signOut(): Promise<void>;
-  },
+  session: { getTokens(): Promise<TokenPair>; signOut(): Promise<void> },
 ): CurrentUser {
   return {
     ...userData(json),
     ...ownCalls(ctx, session.signOut),
+    ...authCalls(session.getTokens),
     selectedTeam: json.selected_team && clientTeam(ctx, json.selected_team),
     currentSession: { getTokens: session.getTokens },
   };
