@@ -7,7 +7,7 @@ import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
-import { launchChromium, screenshotDir } from "./harness.ts";
+import { addVirtualAuthenticator, launchChromium, screenshotDir } from "./harness.ts";
 import { type PasskeyDemo, type StepResult, startPageServer } from "./passkey-page.ts";
 
 const PASSWORD = "correct horse battery";
@@ -56,18 +56,7 @@ type Project = Awaited<ReturnType<typeof createPasskeyProject>>;
 async function openApp(project: Project, host: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
   const origin = `http://${host}:${pageServer.port}`;
   const query = new URLSearchParams({ api: server.baseUrl, project: project.projectId, pck: project.pck });
   await page.goto(`${origin}/?${query}`);

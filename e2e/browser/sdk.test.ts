@@ -5,10 +5,10 @@
 // authenticator, and the refusal of an untrusted return target. Screenshots go to test-output/sdk/.
 import { join } from "node:path";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCaller, operatorProject, startIsolatedServer } from "../support.ts";
-import { launchChromium, screenshotDir } from "./harness.ts";
+import { addVirtualAuthenticator, launchChromium, screenshotDir } from "./harness.ts";
 import {
   configQuery,
   navigatingOnApp,
@@ -335,18 +335,7 @@ describe("@gatehouse/sdk in Chromium", () => {
     const context = await browser.newContext();
     const errors = collectPageErrors(context);
     const page = await openApp(context);
-    const cdp: CDPSession = await context.newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
 
     const email = uniqueEmail("passkey");
     expect(await signUp(page, email)).toBe("ok");

@@ -537,4 +537,3 @@ export function knownErrorFromWire(
   for (let p = factory?.parent; p !== undefined; p = abstractParents[p]) ancestors.push(p);
   return new KnownError(body.code, status, body.message ?? body.code, body.details, ancestors);
 }
-

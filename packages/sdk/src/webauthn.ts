@@ -41,6 +41,25 @@ function webAuthnError(error: unknown): KnownError {
   return new KnownError("PASSKEY_WEBAUTHN_ERROR", 400, message, { message, code: name }, []);
 }
 
+/** Runs the browser's ceremony; a refusal becomes PASSKEY_WEBAUTHN_ERROR. */
+async function ceremony(run: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
+  try {
+    return (await run()) as PublicKeyCredential;
+  } catch (error) {
+    throw webAuthnError(error);
+  }
+}
+
+/** The credential as the server reads it (WebAuthn's JSON encoding), around its response's fields. */
+const credentialJson = (credential: PublicKeyCredential, response: Record<string, unknown>) => ({
+  id: credential.id,
+  rawId: toBase64Url(credential.rawId),
+  type: credential.type,
+  response: { clientDataJSON: toBase64Url(credential.response.clientDataJSON), ...response },
+  clientExtensionResults: credential.getClientExtensionResults(),
+  authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+});
+
 function assertPlaceholder(rpId: unknown): void {
   if (rpId !== RP_ID_PLACEHOLDER) {
     throw new StackAssertionError(
@@ -65,25 +84,12 @@ export async function createPasskey(
     user: { ...user, id: fromBase64Url(user.id as string) },
     excludeCredentials: credentialDescriptors(optionsJson.excludeCredentials),
   } as unknown as PublicKeyCredentialCreationOptions;
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await credentials.create({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw webAuthnError(error);
-  }
+  const credential = await ceremony(() => credentials.create({ publicKey }));
   const response = credential.response as AuthenticatorAttestationResponse;
-  return {
-    id: credential.id,
-    rawId: toBase64Url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64Url(response.clientDataJSON),
-      attestationObject: toBase64Url(response.attestationObject),
-      transports: response.getTransports?.() ?? [],
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
-  };
+  return credentialJson(credential, {
+    attestationObject: toBase64Url(response.attestationObject),
+    transports: response.getTransports?.() ?? [],
+  });
 }
 
 /** Runs navigator.credentials.get with the server's authentication options; answers AuthenticationResponseJSON. */
@@ -95,26 +101,13 @@ export async function usePasskey(optionsJson: Json, hostname: string, credential
     challenge: fromBase64Url(optionsJson.challenge as string),
     allowCredentials: credentialDescriptors(optionsJson.allowCredentials),
   } as unknown as PublicKeyCredentialRequestOptions;
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await credentials.get({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw webAuthnError(error);
-  }
+  const credential = await ceremony(() => credentials.get({ publicKey }));
   const response = credential.response as AuthenticatorAssertionResponse;
-  return {
-    id: credential.id,
-    rawId: toBase64Url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64Url(response.clientDataJSON),
-      authenticatorData: toBase64Url(response.authenticatorData),
-      signature: toBase64Url(response.signature),
-      userHandle: response.userHandle ? toBase64Url(response.userHandle) : undefined,
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
-  };
+  return credentialJson(credential, {
+    authenticatorData: toBase64Url(response.authenticatorData),
+    signature: toBase64Url(response.signature),
+    userHandle: response.userHandle ? toBase64Url(response.userHandle) : undefined,
+  });
 }
 
 /** The page's WebAuthn API and hostname, or an error saying passkeys need a browser. */
