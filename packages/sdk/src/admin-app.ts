@@ -11,6 +11,8 @@ export type AdminAppOptions = Omit<ServerAppOptions, "secretServerKey"> & {
   superSecretAdminKey?: string;
   /** Owned admin app: the internal project's user whose access token administers this project. */
   projectOwnerSession?: { getTokens(): Promise<{ accessToken: string | null }> };
+  /** Project data the app starts from (e.g. from a project list); it must be this app's project. */
+  projectJson?: { id: string };
 };
 
 type Json = Record<string, unknown>;
@@ -73,6 +75,15 @@ export type ApiKeySet = {
 
 export class StackAdminApp extends StackServerApp {
   constructor(options: AdminAppOptions) {
+    if (
+      options.projectJson &&
+      options.projectId !== undefined &&
+      options.projectJson.id !== options.projectId
+    ) {
+      throw new Error(
+        `The project data given (${options.projectJson.id}) is not this app's project (${options.projectId}).`,
+      );
+    }
     const owner = options.projectOwnerSession;
     if (owner && options.tokenStore) {
       throw new Error("An admin app owned by a project owner's session has no token store of its own.");

@@ -164,6 +164,12 @@ describe("constructing apps", () => {
     ).toThrow(/no token store/);
   });
 
+  it("refuses project data of another project", () => {
+    expect(
+      () => new StackAdminApp({ projectId: "p1", superSecretAdminKey: "sak", projectJson: { id: "p2" } }),
+    ).toThrow(/not this app's project/);
+  });
+
   it("warns once more than ten apps exist", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     for (let i = 0; i < 11; i++) app(fakeServer({}).fetch);

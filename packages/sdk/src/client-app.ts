@@ -419,14 +419,6 @@ export class StackClientApp {
     await this.startOAuth(provider, "authenticate", options.returnTo);
   }
 
-  /** Links a provider account to the signed-in user. */
-  async linkOAuthAccount(
-    provider: string,
-    options: { scopes?: string[]; returnTo?: string } = {},
-  ): Promise<void> {
-    await this.startOAuth(provider, "link", options.returnTo, options.scopes);
-  }
-
   private async startOAuth(
     provider: string,
     type: "authenticate" | "link",
@@ -528,7 +520,24 @@ export class StackClientApp {
       }),
       signOut: () => this.endSession(session),
     });
-    return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
+    const withLinking = Object.assign(user, {
+      /** Sends the browser to the provider to link an account (with extra scopes) to this user. */
+      linkConnectedAccount: (provider: string, options: { scopes?: string[]; returnTo?: string } = {}) =>
+        this.startOAuth(provider, "link", options.returnTo, options.scopes),
+      /** The connected account with these scopes, or (navigating away) the link flow that grants them. */
+      getOrLinkConnectedAccount: async (
+        provider: string,
+        options: { scopes?: string[]; returnTo?: string } = {},
+      ) => {
+        const account = await user.getConnectedAccount(provider, options);
+        if (account) return account;
+        await this.startOAuth(provider, "link", options.returnTo, options.scopes);
+        throw new Error("Redirecting to the OAuth provider to link the account.");
+      },
+    });
+    return this.projectId === "internal"
+      ? Object.assign(withLinking, this.internalUserCalls(session))
+      : withLinking;
   }
 
   /** Ends the session at the server and here, then goes to afterSignOut. */
@@ -558,6 +567,7 @@ export class StackClientApp {
       const { StackAdminApp } = await import("./admin-app.ts");
       const app = new StackAdminApp({
         projectId: json.id,
+        projectJson: json,
         baseUrl: this.baseUrl,
         projectOwnerSession: { getTokens: async () => ({ accessToken: await session.getAccessToken() }) },
       });
