@@ -1,8 +1,10 @@
 // The browser side of the OAuth flow (WIRE.md §3.6, §4.5): a PKCE pair whose verifier waits in the cookie
 // `stack-oauth-outer-{state}` while the user is at the provider, the authorize URL, and reading the callback page.
 // Cookies go through an injectable `document` so this runs (and is tested) outside a browser.
+
 import type { KnownError } from "@gatehouse/contract/known-error";
 import { KnownErrors, knownErrorFromWire } from "@gatehouse/contract/known-errors";
+import { parseCookies } from "./cookies.ts";
 
 /** Anything with `document.cookie` semantics: reading gives `a=1; b=2`, writing sets one cookie. */
 export type CookieDocument = { cookie: string };
@@ -41,22 +43,8 @@ const onHttpsPage = () =>
 const cookieAttributes = (maxAgeSeconds: number, secure: boolean) =>
   `; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 
-function readCookie(document: CookieDocument, name: string): string | null {
-  for (const pair of document.cookie.split(";")) {
-    const at = pair.indexOf("=");
-    if (at !== -1 && pair.slice(0, at).trim() === name) return decodeCookieValue(pair.slice(at + 1).trim());
-  }
-  return null;
-}
-
-/** Values are percent-encoded when written; one written by another library may not be, so it is kept as it is. */
-function decodeCookieValue(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+const readCookie = (document: CookieDocument, name: string) =>
+  parseCookies(document.cookie).get(name) ?? null;
 
 /** Keeps the verifier under the state until the callback page reads it (Stack's `saveVerifierAndState`). */
 export function saveVerifier(

@@ -1,6 +1,7 @@
 // Where the SDK keeps a user's tokens: in memory, in browser cookies (WIRE.md §3.6: the same names and formats as
 // Stack Auth's SDK, so both SDKs can share a browser), in a server request's cookies or `x-stack-auth` header, or
 // given explicitly. Every store is a value plus listeners told when it changes.
+import { encodeCookieValue, parseCookies } from "./cookies.ts";
 
 export type Tokens = { accessToken: string | null; refreshToken: string | null };
 
@@ -92,33 +93,6 @@ export function explicitTokenStore(tokens: { accessToken: string; refreshToken: 
 }
 
 // ------------------------------------------------------------------------------------------------ cookie format
-
-/** Parses a `document.cookie` or `Cookie` header; the first cookie of a name wins, values are percent-decoded. */
-function parseCookies(header: string): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    let value = part.slice(eq + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    if (!cookies.has(name)) cookies.set(name, decodeCookieValue(value));
-  }
-  return cookies;
-}
-
-function decodeCookieValue(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Encodes like js-cookie (what Stack's SDK writes with), so both SDKs write the very same bytes. */
-function encodeCookieValue(value: string): string {
-  return encodeURIComponent(value).replace(/%(2[346BF]|3[AC-F]|40|5[BDE]|60|7[BCD])/g, decodeURIComponent);
-}
 
 const refreshCookieBase = (projectId: string) => `stack-refresh-${projectId}`;
 
