@@ -227,6 +227,18 @@ describe("cookieTokenStore", () => {
     expect(storeIn(browser, true).get()).toEqual({ refreshToken: "r2", accessToken: "a2" });
   });
 
+  it("shares a browser with Stack's SDK 2.8.108: reads its hexclave- cookies, and writes only the stack- ones", () => {
+    const browser = fakeBrowser({ https: false });
+    browser.document.cookie = `${REFRESH}=${json({ refresh_token: "older", updated_at_millis: 1000 })}`;
+    browser.document.cookie = `hexclave-refresh-${PROJECT}--default=${json({ refresh_token: "newer", updated_at_millis: 2000 })}`;
+    browser.document.cookie = `hexclave-access=${json(["newer", "access-newer"])}`;
+    const store = storeIn(browser, false);
+    expect(store.get()).toEqual({ refreshToken: "newer", accessToken: "access-newer" });
+    store.set({ refreshToken: "r3", accessToken: "a3" });
+    expect(browser.names().filter((name) => name.includes("refresh"))).toEqual([REFRESH]);
+    expect(storeIn(browser, false).get()).toEqual({ refreshToken: "r3", accessToken: "a3" });
+  });
+
   it("decodes cookies written by Stack's SDK (js-cookie encoding)", () => {
     const browser = fakeBrowser({ https: false });
     browser.document.cookie = `${REFRESH}={%22refresh_token%22:%22r9%22%2C%22updated_at_millis%22:1700000000000}`;

@@ -96,10 +96,17 @@ export function explicitTokenStore(tokens: { accessToken: string; refreshToken: 
 
 const refreshCookieBase = (projectId: string) => `stack-refresh-${projectId}`;
 
+/**
+ * Stack's SDK from 2.8.108 on writes the same cookies under `hexclave-` names (and reads ours as legacy). Reading both
+ * spellings lets the two SDKs share a browser; ours writes the `stack-` names of WIRE.md §3.6 and deletes the others.
+ */
+const OTHER_SPELLING = "hexclave-";
+
 /** The structured refresh cookies (`…--default`, with or without `__Host-`), whose JSON carries `updated_at_millis`. */
 function isStructuredRefreshCookie(projectId: string, name: string): boolean {
   const base = refreshCookieBase(projectId);
-  return name.startsWith(`${base}--`) || name.startsWith(`__Host-${base}--`);
+  const bases = [base, base.replace(/^stack-/, OTHER_SPELLING)];
+  return bases.some((b) => name.startsWith(`${b}--`) || name.startsWith(`__Host-${b}--`));
 }
 
 /** The legacy refresh cookies hold the plain token: read when no structured one exists, deleted on the next write. */
@@ -143,14 +150,19 @@ function tokensFromCookies(projectId: string, cookies: Map<string, string>): Tok
     .find((value) => !!value);
   const refreshToken = newest?.refreshToken ?? legacy ?? null;
 
-  const access = parseJson(cookies.get(ACCESS_COOKIE) ?? "");
-  const accessMatches =
-    Array.isArray(access) &&
-    access.length === 2 &&
-    typeof access[1] === "string" &&
-    refreshToken !== null &&
-    access[0] === refreshToken;
-  return { refreshToken, accessToken: accessMatches ? access[1] : null };
+  // Either spelling of the access cookie, whichever belongs to the refresh token.
+  const accessToken =
+    [ACCESS_COOKIE, `${OTHER_SPELLING}access`]
+      .map((name) => parseJson(cookies.get(name) ?? ""))
+      .find(
+        (access) =>
+          Array.isArray(access) &&
+          access.length === 2 &&
+          typeof access[1] === "string" &&
+          refreshToken !== null &&
+          access[0] === refreshToken,
+      )?.[1] ?? null;
+  return { refreshToken, accessToken };
 }
 
 // ------------------------------------------------------------------------------------------------ cookie store
