@@ -91,6 +91,7 @@ export class StackClientApp {
   protected readonly publishableClientKey: string | undefined;
   private readonly redirectMethod: RedirectMethod;
   private readonly sessions = new Map<unknown, Session>();
+  private readonly userObjects = new WeakMap<UserJson, CurrentUser>();
   private readonly userCache;
   private readonly projectCache;
 
@@ -502,7 +503,7 @@ export class StackClientApp {
       session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
       json = await this.userCache.refresh(session);
     }
-    if (json) return this.currentUserOf(session, json);
+    if (json) return this.userObjectOf(session, json);
     if (options.or === "redirect") {
       await this.redirectToSignIn();
       throw new Error("Redirecting to the sign-in page.");
@@ -643,7 +644,17 @@ export class StackClientApp {
     const session = this.sessionOf(tokenStore);
     if (!session) return null;
     const json = this.userCache.getSnapshot(session);
-    return json === undefined ? undefined : json && this.currentUserOf(session, json);
+    return json === undefined ? undefined : json && this.userObjectOf(session, json);
+  }
+
+  /** One user object per read: the same object until the user is read again (stable snapshots for UI bindings). */
+  private userObjectOf(session: Session, json: UserJson): CurrentUser {
+    let user = this.userObjects.get(json);
+    if (!user) {
+      user = this.currentUserOf(session, json);
+      this.userObjects.set(json, user);
+    }
+    return user;
   }
 }
 

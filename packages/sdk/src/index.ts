@@ -14,6 +14,7 @@ export {
 } from "./errors.ts";
 export { type ListUsersOptions, type ServerAppOptions, StackServerApp, type UserPage } from "./server-app.ts";
 export type { ServerUser, ServerUserCreateOptions, ServerUserUpdateOptions } from "./server-users.ts";
+export type { ContactChannel, ServerTeam, Team, TeamUser } from "./teams.ts";
 export {
   cookieTokenStore,
   memoryTokenStore,
@@ -23,4 +24,4 @@ export {
 } from "./token-store.ts";
 export { StatusError } from "./transport.ts";
 export type { HandlerUrls } from "./urls.ts";
-export type { CurrentUser, UserUpdateOptions } from "./users.ts";
+export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";

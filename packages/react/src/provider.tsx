@@ -1,0 +1,48 @@
+// <StackProvider>: hands the app (and the theme and language the pages use) to every hook and component below it.
+// Each provider keeps the bindings' shared reads for its app (see store.ts).
+import type { StackClientApp } from "@gatehouse/sdk";
+import { createContext, type ReactNode, useContext, useMemo } from "react";
+import { type BindingStore, createBindingStore } from "./store.ts";
+
+export type ThemeMode = "light" | "dark" | "system";
+
+export type StackProviderProps = {
+  app: StackClientApp;
+  /** The pages' color scheme; "system" follows the browser's preference. */
+  theme?: ThemeMode;
+  /** The pages' language, as a BCP 47 tag. */
+  lang?: string;
+  children?: ReactNode;
+};
+
+type StackContextValue = {
+  app: StackClientApp;
+  theme: ThemeMode;
+  lang: string;
+  store: BindingStore;
+};
+
+const StackContext = createContext<StackContextValue | null>(null);
+
+export function StackProvider({ app, theme = "system", lang = "en-US", children }: StackProviderProps) {
+  const store = useMemo(() => createBindingStore(app), [app]);
+  const value = useMemo(() => ({ app, theme, lang, store }), [app, theme, lang, store]);
+  return <StackContext value={value}>{children}</StackContext>;
+}
+
+/** The provider's context; every hook goes through here, so each says the same thing outside a provider. */
+export function useStackContext(): StackContextValue {
+  const context = useContext(StackContext);
+  if (!context) throw new Error("useStackApp must be used inside a <StackProvider>.");
+  return context;
+}
+
+export function useStackApp(): StackClientApp {
+  return useStackContext().app;
+}
+
+/** The theme and language the provider was given, for the pages. */
+export function useStackSettings(): { theme: ThemeMode; lang: string } {
+  const { theme, lang } = useStackContext();
+  return { theme, lang };
+}

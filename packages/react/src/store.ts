@@ -1,0 +1,146 @@
+// What the React bindings keep per app, outside React (one store per <StackProvider>): a stable snapshot of the
+// signed-in user for useSyncExternalStore, and the reads hooks suspend on (the project; each user's teams,
+// permissions and contact channels), shared so that every component asking for the same thing shares one request.
+import type { CurrentUser, Project, StackClientApp, TokenStoreInit } from "@gatehouse/sdk";
+
+/** A promise whose outcome a render can read synchronously; `subscribe` hears when it settles. */
+export type Tracked<T> = {
+  promise: Promise<T>;
+  outcome: { value: T } | { error: unknown } | undefined;
+  subscribe(listener: () => void): () => void;
+};
+
+export function track<T>(promise: Promise<T>): Tracked<T> {
+  const listeners = new Set<() => void>();
+  const tracked: Tracked<T> = {
+    promise,
+    outcome: undefined,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const settle = (outcome: Tracked<T>["outcome"]) => {
+    tracked.outcome = outcome;
+    for (const listener of [...listeners]) listener();
+  };
+  promise.then(
+    (value) => settle({ value }),
+    (error: unknown) => settle({ error }),
+  );
+  return tracked;
+}
+
+/** An outcome known from the start (what a signed-out user's teams are). */
+export function settled<T>(value: T): Tracked<T> {
+  return { promise: Promise.resolve(value), outcome: { value }, subscribe: () => () => {} };
+}
+
+/** The signed-in user of one token store, as React reads it. */
+export type UserSource = {
+  subscribe(listener: () => void): () => void;
+  /**
+   * The user as last read: the same object until the SDK's cache holds another one. While a write's re-read is under
+   * way the previous user stays, so only the very first read (undefined) has nothing to show.
+   */
+  getSnapshot(): CurrentUser | null | undefined;
+  /**
+   * A read or action hooks suspend on (the first read, an anonymous sign-up, a redirect), shared by every component
+   * until it succeeds; a failure is kept, so it reaches an error boundary instead of being retried in a loop, until
+   * the user changes.
+   */
+  pending<T>(name: string, start: () => Promise<T>): Tracked<T>;
+};
+
+function userSource(app: StackClientApp, tokenStore: TokenStoreInit | undefined): UserSource {
+  let last: CurrentUser | null | undefined;
+  const pending = new Map<string, Tracked<unknown>>();
+  return {
+    subscribe: (listener) => app.onUserChange(listener, tokenStore),
+    getSnapshot() {
+      const peeked = app.peekUser(tokenStore);
+      if (peeked === undefined) return last;
+      // The SDK answers the same object until the user is read again.
+      const next = peeked;
+      if (next !== last) {
+        last = next;
+        pending.clear();
+      }
+      return next;
+    },
+    pending<T>(name: string, start: () => Promise<T>) {
+      let entry = pending.get(name) as Tracked<T> | undefined;
+      if (!entry) {
+        const started = track(start());
+        started.promise.then(
+          () => pending.get(name) === started && pending.delete(name),
+          () => {},
+        );
+        pending.set(name, started);
+        entry = started;
+      }
+      return entry;
+    },
+  };
+}
+
+export type BindingStore = ReturnType<typeof createBindingStore>;
+
+export function createBindingStore(app: StackClientApp) {
+  const sources = new Map<TokenStoreInit | undefined, UserSource>();
+  let project: Tracked<Project> | undefined;
+  // Reads through a user object: kept with that object, so a write (which gives a new user object) reads them again.
+  const userReads = new WeakMap<CurrentUser, Map<string, Tracked<unknown>>>();
+  // The newest value of each read, which stands in for the same user while a newer user object's read loads: a
+  // write refreshes what is shown without a Suspense fallback. `order` keeps a late answer from an older read out.
+  const latest = new Map<string, { userId: string; order: number; value: unknown }>();
+  let reads = 0;
+
+  return {
+    userSource(tokenStore: TokenStoreInit | undefined): UserSource {
+      let source = sources.get(tokenStore);
+      if (!source) {
+        source = userSource(app, tokenStore);
+        sources.set(tokenStore, source);
+      }
+      return source;
+    },
+
+    project(): Tracked<Project> {
+      project ??= track(app.getProject());
+      return project;
+    },
+
+    /**
+     * The read `name` of `user` (one request per user object), and the newest value the same read had for this user
+     * through an earlier user object, if any, to show until the new one arrives.
+     */
+    userRead<T>(
+      user: CurrentUser,
+      name: string,
+      load: () => Promise<T>,
+    ): { current: Tracked<T>; stale: { value: T } | undefined } {
+      let ofUser = userReads.get(user);
+      if (!ofUser) {
+        ofUser = new Map();
+        userReads.set(user, ofUser);
+      }
+      let current = ofUser.get(name) as Tracked<T> | undefined;
+      if (!current) {
+        const order = ++reads;
+        current = track(load());
+        current.promise.then(
+          (value) => {
+            const known = latest.get(name);
+            if (!known || known.order < order) latest.set(name, { userId: user.id, order, value });
+          },
+          () => {},
+        );
+        ofUser.set(name, current);
+      }
+      const known = latest.get(name);
+      const stale = known && known.userId === user.id ? { value: known.value as T } : undefined;
+      return { current, stale };
+    },
+  };
+}
