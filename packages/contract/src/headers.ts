@@ -29,3 +29,9 @@ export function bothSpellings(suffix: string): [string, string] {
 
 export const ACCESS_TYPES = ["client", "server", "admin"] as const;
 export type AccessType = (typeof ACCESS_TYPES)[number];
+
+/**
+ * The OAuth `client_secret` of a client without a publishable key (WIRE.md §3.5, §4.5), accepted where the project
+ * does not require publishable keys.
+ */
+export const PUBLIC_CLIENT_SECRET = "__stack_public_client__";

@@ -1,6 +1,8 @@
 // StackClientApp: what runs in a browser (or any client) with a publishable key: sign-up and sign-in by every method,
 // the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
+
+import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 import {
   type BaseAppOptions,
   CLIENT_VERSION,
@@ -142,8 +144,7 @@ export class StackClientApp {
               form: {
                 grant_type: "refresh_token",
                 refresh_token: refreshToken,
-                client_id: this.projectId,
-                client_secret: this.publishableClientKey ?? "__stack_public_client__",
+                ...this.clientAuthentication(),
               },
             },
           );
@@ -157,6 +158,11 @@ export class StackClientApp {
     session.subscribe(() => this.userCache.invalidate(() => true));
     this.sessions.set(key, session);
     return session;
+  }
+
+  /** The token endpoint's client_secret_post fields: the project and its publishable key, or the public sentinel. */
+  private clientAuthentication() {
+    return { client_id: this.projectId, client_secret: this.publishableClientKey ?? PUBLIC_CLIENT_SECRET };
   }
 
   private requireSession(init?: TokenStoreInit): Session {
@@ -468,8 +474,7 @@ export class StackClientApp {
         method: "POST",
         form: {
           grant_type: "authorization_code",
-          client_id: this.projectId,
-          client_secret: this.publishableClientKey ?? "__stack_public_client__",
+          ...this.clientAuthentication(),
           code: callback.code,
           redirect_uri: callback.redirectUri,
           code_verifier: callback.verifier,

@@ -2,6 +2,7 @@
 // `stack-oauth-outer-{state}` while the user is at the provider, the authorize URL, and reading the callback page.
 // Cookies go through an injectable `document` so this runs (and is tested) outside a browser.
 
+import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 import type { KnownError } from "@gatehouse/contract/known-error";
 import { KnownErrors, knownErrorFromWire } from "@gatehouse/contract/known-errors";
 import { parseCookies } from "./cookies.ts";
@@ -13,7 +14,6 @@ const VERIFIER_COOKIE_PREFIX = "stack-oauth-outer-";
 /** How long the user may spend at the provider (PRODUCT.md §9); Stack's SDK uses the same name and lifetime. */
 const VERIFIER_MAX_AGE_SECONDS = 3600;
 /** What `client_secret` carries for a project without publishable keys (WIRE.md §4.5). */
-const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
 
 function base64Url(bytes: Uint8Array): string {
   let binary = "";

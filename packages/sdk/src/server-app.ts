@@ -55,10 +55,13 @@ export class StackServerApp extends StackClientApp {
 
   /** The signed-in user in the server view: every field, and the server's calls beside the user's own. */
   protected override currentUserOf(session: Session, json: UserJson): CurrentUser {
-    return Object.assign(super.currentUserOf(session, json), serverUser(this.serverContext(), json), {
-      // The user's own calls (on its session) win where both exist: signing out, updating oneself.
-      ...pick(super.currentUserOf(session, json), ["signOut", "update", "delete", "selectedTeam"]),
-    });
+    const own = super.currentUserOf(session, json);
+    // The user's own calls (on its session) win where both exist: signing out, updating and deleting oneself.
+    return Object.assign(
+      own,
+      serverUser(this.serverContext(), json),
+      pick(own, ["signOut", "update", "delete", "selectedTeam"]),
+    );
   }
 
   async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {

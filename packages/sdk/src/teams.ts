@@ -22,7 +22,7 @@ export type ServerTeamUpdateOptions = TeamUpdateOptions & {
   serverMetadata?: unknown;
 };
 
-const teamUpdateJson = (u: ServerTeamUpdateOptions) =>
+export const teamUpdateJson = (u: ServerTeamUpdateOptions) =>
   defined({
     display_name: u.displayName,
     profile_image_url: u.profileImageUrl,
@@ -185,8 +185,6 @@ export function serverTeam(ctx: ObjectContext, json: TeamJson): ServerTeam {
     },
   };
 }
-
-export { teamUpdateJson };
 
 export type ContactChannelUpdateOptions = { value?: string; usedForAuth?: boolean; isPrimary?: boolean };
 

@@ -32,9 +32,12 @@ import { assertTrustedUrl, isTrustedUrl } from "../services/trusted-urls.ts";
 import type { UserService } from "../services/users.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
 import { TextError } from "../text-error.ts";
-import { ProviderRefused, type ProviderTokens, ProviderUnavailable } from "./backends.ts";
+import { type OAuthBackend, ProviderRefused, type ProviderTokens, ProviderUnavailable } from "./backends.ts";
 import type { ProviderDirectory } from "./directory.ts";
 import type { ProviderProfile } from "./providers.ts";
+
+/** What a provider's backend answers once the code is exchanged: the tokens and who the user is. */
+type Finished = Awaited<ReturnType<OAuthBackend["finish"]>>;
 
 const INVALID_STATE = "Invalid OAuth state. Please try signing in again.";
 const NO_INNER_COOKIE = "Inner OAuth cookie not found. Please try signing in again.";
@@ -269,8 +272,6 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
       throw error;
     }
   }
-
-  type Finished = Awaited<ReturnType<Awaited<ReturnType<ProviderDirectory["resolve"]>>["backend"]["finish"]>>;
 
   return {
     /** Step 1: checks the request and answers the provider URL and the inner state. */

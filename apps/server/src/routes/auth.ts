@@ -12,7 +12,7 @@ import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller, TokenUser } from "../http/caller.ts";
 import { readGatehouseHeaders } from "../http/headers.ts";
-import type { IssuedSession } from "../services/sessions.ts";
+import { signInResponse } from "../services/sessions.ts";
 
 /** Routes bound with access types always have a project; this narrows the type for handlers. */
 export function projectOf(caller: Caller) {
@@ -25,12 +25,6 @@ export function userOf(caller: Caller): TokenUser {
   if (!caller.user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
   return caller.user;
 }
-
-const signInResponse = (issued: IssuedSession) => ({
-  access_token: issued.accessToken,
-  refresh_token: issued.refreshToken,
-  user_id: issued.user.id,
-});
 
 export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) =>

@@ -4,6 +4,7 @@ import { mfaRecoveryCodesRoute, mfaSignInRoute } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
+import { signInResponse } from "../services/sessions.ts";
 import { projectOf, userOf } from "./auth.ts";
 
 export function registerMfaRoutes(app: Hono<AppEnv>, deps: Deps): void {
@@ -11,12 +12,7 @@ export function registerMfaRoutes(app: Hono<AppEnv>, deps: Deps): void {
     // The attempt code is a code like any other: its submissions count against the caller's IP (WIRE.md §1.10).
     await deps.rateLimits.hit("code_ip", clientIp);
     const signedIn = await deps.mfa.signIn(projectOf(caller), body);
-    return {
-      access_token: signedIn.accessToken,
-      refresh_token: signedIn.refreshToken,
-      user_id: signedIn.user.id,
-      is_new_user: signedIn.isNewUser,
-    };
+    return signInResponse(signedIn, signedIn.isNewUser);
   });
 
   bindRoute(app, deps, mfaRecoveryCodesRoute, async (_input, { caller }) => ({

@@ -12,6 +12,7 @@ import {
   oauthAuthorizeRoute,
   oauthCallbackGetRoute,
   oauthCallbackPostRoute,
+  PUBLIC_CLIENT_SECRET,
 } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import type { Deps } from "../deps.ts";
@@ -25,7 +26,6 @@ import { providerName } from "../oauth/providers.ts";
 import { TextError } from "../text-error.ts";
 import { projectOf } from "./auth.ts";
 
-const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
 const INNER_COOKIE_MAX_AGE_S = 600;
 
 /**

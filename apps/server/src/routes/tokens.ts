@@ -1,15 +1,13 @@
 // The OAuth token endpoint (WIRE.md §3.5): refresh, and the exchange of the OAuth callback's authorization code.
 // Client authentication is client_secret_post: the project id and a publishable key (or the public-client sentinel
 // where the project allows keyless clients).
-import { KnownErrors, tokenRoute } from "@gatehouse/contract";
+import { KnownErrors, PUBLIC_CLIENT_SECRET, tokenRoute } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import { sha256Hex } from "../crypto/hash.ts";
 import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import { jsonResponse } from "../http/respond.ts";
-
-const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
 
 /** OAuth protocol errors are plain JSON, not known errors (the SDK does not know their codes). */
 const oauthError = (error: string, description: string) =>

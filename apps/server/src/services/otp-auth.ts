@@ -9,6 +9,7 @@ import type { EmailService } from "./emails.ts";
 import type { MfaService } from "./mfa.ts";
 import type { Project } from "./projects.ts";
 import type { RateLimiter } from "./rate-limits.ts";
+import { signInResponse } from "./sessions.ts";
 import { assertTrustedUrl } from "./trusted-urls.ts";
 import type { UserService } from "./users.ts";
 import { otpOf, type VerificationCodeService } from "./verification-codes.ts";
@@ -93,12 +94,7 @@ export function createOtpAuth(deps: {
         },
       );
       const issued = await deps.mfa.issue(opened);
-      return {
-        access_token: issued.accessToken,
-        refresh_token: issued.refreshToken,
-        user_id: issued.user.id,
-        is_new_user: issued.isNewUser,
-      };
+      return signInResponse(issued, issued.isNewUser);
     },
   };
 }

@@ -28,6 +28,7 @@ import { createPasskeysRepo } from "../db/passkeys-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { MfaService } from "./mfa.ts";
 import type { Project } from "./projects.ts";
+import { signInResponse } from "./sessions.ts";
 import { isTrustedUrl } from "./trusted-urls.ts";
 import type { VerificationCodeService } from "./verification-codes.ts";
 
@@ -218,13 +219,7 @@ export function createPasskeyService(deps: {
           return deps.mfa.open(tx, user, { isNewUser: false });
         },
       );
-      const issued = await deps.mfa.issue(opened);
-      return {
-        access_token: issued.accessToken,
-        refresh_token: issued.refreshToken,
-        user_id: issued.user.id,
-        is_new_user: false,
-      };
+      return signInResponse(await deps.mfa.issue(opened), false);
     },
   };
 }

@@ -45,6 +45,22 @@ export type IssuedSession = {
   accessToken: string;
 };
 
+/** The sign-in response of the wire (WIRE.md §4.0); `is_new_user` where the route answers it. */
+type SignInTokens = { access_token: string; refresh_token: string; user_id: string };
+export function signInResponse(issued: IssuedSession): SignInTokens;
+export function signInResponse(
+  issued: IssuedSession,
+  isNewUser: boolean,
+): SignInTokens & { is_new_user: boolean };
+export function signInResponse(issued: IssuedSession, isNewUser?: boolean) {
+  const tokens = {
+    access_token: issued.accessToken,
+    refresh_token: issued.refreshToken,
+    user_id: issued.user.id,
+  };
+  return isNewUser === undefined ? tokens : { ...tokens, is_new_user: isNewUser };
+}
+
 export function createSessionService(deps: {
   db: Db;
   repo: SessionsRepo;
