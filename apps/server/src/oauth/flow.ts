@@ -199,7 +199,9 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     user: UserRecord,
     email: { value: string; verified: boolean; usedForAuth: boolean } | undefined,
   ): Promise<void> {
-    if (email) return deps.users.upgradeAnonymous(tx, project, user.id, { email });
+    // The e-mail first: the personal team endAnonymity creates is named after it. `insertAccount` then records the
+    // one user.updated event of the upgrade.
+    if (email) await deps.users.addPrimaryEmail(tx, project.id, user.id, email);
     await deps.users.endAnonymity(tx, project, user.id);
   }
 

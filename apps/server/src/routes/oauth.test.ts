@@ -4,7 +4,9 @@
 // single use and PKCE binding, linking, the account-merge strategies, MFA, and connected-account refusals.
 // The same flow against a real OpenID provider process is in oauth/oidc-provider.test.ts.
 import { KnownErrors } from "@gatehouse/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "../db/schema.ts";
 import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
   type AuthorizeOptions,
@@ -568,6 +570,14 @@ describe("linking and account merging", () => {
     const upgraded = await signIn(keys, { email }, { token: anonymous.access_token });
     expect(upgraded.tokens.is_new_user).toBe(true);
     expect(upgraded.user).toMatchObject({ id: anonymous.user_id, is_anonymous: false, primary_email: email });
+    // One change, one event: the upgrade with its e-mail and provider account is a single user.updated.
+    const events = await server.deps.db
+      .select({ type: schema.webhookEvents.type, data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.projectId, keys.projectId));
+    const updates = events.filter((e) => e.type === "user.updated" && e.data.id === anonymous.user_id);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.data).toMatchObject({ primary_email: email, is_anonymous: false });
   });
 });
 
