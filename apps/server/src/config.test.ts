@@ -29,6 +29,7 @@ describe("loadConfig defaults", () => {
       smtp: undefined,
       development: false,
       trustProxy: false,
+      demoProject: false,
       rateLimits: {
         enabled: true,
         limits: {
@@ -52,6 +53,11 @@ describe("loadConfig defaults", () => {
       webhooks: { allowPrivateUrls: false, svix: undefined },
       sharedOAuth: {},
     });
+  });
+
+  it("creates the demo app's project only when asked to (npm start asks)", () => {
+    expect(loadConfig({ GATEHOUSE_DEMO_PROJECT: "on" }).demoProject).toBe(true);
+    expect(() => loadConfig({ GATEHOUSE_DEMO_PROJECT: "yes" })).toThrow(/GATEHOUSE_DEMO_PROJECT/);
   });
 
   it("reads the instance's OAuth apps for shared providers, id and secret together", () => {

@@ -36,6 +36,7 @@ const envSchema = z.object({
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
+  GATEHOUSE_DEMO_PROJECT: z.enum(["on", "off"]).default("off"),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -77,6 +78,8 @@ export type Config = {
   /** Development mode adds error text to 500 answers; never on in production. */
   development: boolean;
   seed: SeedSettings;
+  /** Create the demo app's project (`npm start` runs the demo beside the server). */
+  demoProject: boolean;
   /** Credentials of shared OAuth providers, by provider id. */
   sharedOAuth: Record<string, OAuthCredentials>;
   webhooks: {
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtp: e.GATEHOUSE_SMTP_URL ? smtpSettings(e.GATEHOUSE_SMTP_URL) : undefined,
     development: e.NODE_ENV === "development",
     trustProxy: e.GATEHOUSE_TRUST_PROXY,
+    demoProject: e.GATEHOUSE_DEMO_PROJECT === "on",
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

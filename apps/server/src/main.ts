@@ -13,7 +13,7 @@ import {
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
-import { seedInternalProject } from "./services/seed.ts";
+import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
 
 const logger = createLogger();
 
@@ -60,6 +60,10 @@ async function main(): Promise<void> {
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");
+  if (config.demoProject) {
+    await seedDemoProject(deps);
+    logger.info("demo project ready", { projectId: "demo" });
+  }
 
   deps.emailWorker.start();
   deps.webhookWorker.start();

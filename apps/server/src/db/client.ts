@@ -1,4 +1,5 @@
 // Opening the database: PostgreSQL through a pg pool, or embedded PGlite. Both speak the same SQL and schema.
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -27,7 +28,8 @@ export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>
   return db.transaction((tx) => fn(tx as unknown as Db));
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+// From the module path as a string: a DOM environment (component tests) may replace the global URL class.
+export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
 /**
  * `onError` hears about idle connections the server dropped (a restart, an administrator): without a listener the

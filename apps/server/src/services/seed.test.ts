@@ -11,7 +11,13 @@ import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
 import { inTransaction } from "../db/client.ts";
 import { apiKeySets, projects } from "../db/schema.ts";
 import { createTestServer, TEST_BASE_URL, type TestServer } from "../testing/test-server.ts";
-import { INTERNAL_PROJECT_ID, SEEDED_KEY_SET_ID, seedInternalProject } from "./seed.ts";
+import {
+  DEMO_PROJECT_ID,
+  INTERNAL_PROJECT_ID,
+  SEEDED_KEY_SET_ID,
+  seedDemoProject,
+  seedInternalProject,
+} from "./seed.ts";
 
 let server: TestServer;
 let keys: InternalKeys;
@@ -257,5 +263,32 @@ describe("seedInternalProject", () => {
     });
     expect((await internalKeySets()).map((s) => s.id)).toEqual([SEEDED_KEY_SET_ID]);
     expect(await isValid("sak", keys.superSecretAdminKey)).toBe(true);
+  });
+});
+
+describe("seedDemoProject", () => {
+  it("creates the demo app's project once, every sign-in method on, and keeps the developer's later changes", async () => {
+    expect(await server.deps.projects.find(DEMO_PROJECT_ID)).toBeUndefined();
+    await seedDemoProject(server.deps);
+    const created = await server.deps.projects.find(DEMO_PROJECT_ID);
+    expect(created?.config).toMatchObject({
+      credential_enabled: true,
+      magic_link_enabled: true,
+      passkey_enabled: true,
+      client_team_creation_enabled: true,
+      client_user_deletion_enabled: true,
+      allow_localhost: true,
+      oauth_providers: [
+        { id: "github", type: "shared", enabled: true },
+        { id: "google", type: "shared", enabled: true },
+      ],
+    });
+
+    await server.deps.db
+      .update(projects)
+      .set({ displayName: "Renamed" })
+      .where(eq(projects.id, DEMO_PROJECT_ID));
+    await seedDemoProject(server.deps);
+    expect((await server.deps.projects.find(DEMO_PROJECT_ID))?.displayName).toBe("Renamed");
   });
 });

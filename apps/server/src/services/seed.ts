@@ -129,3 +129,31 @@ async function seedOperator(
     }));
   if (user.internalAccess) await deps.teams.addMember(tx, project, ownerTeamId, userId, "member");
 }
+
+/** The project of the demo app (`apps/demo`), which `npm start` runs beside the server. */
+export const DEMO_PROJECT_ID = "demo";
+
+/**
+ * The demo app's project, created once with every sign-in method on (shared OAuth keys: the development provider
+ * without instance keys), teams and self-deletion allowed, localhost trusted. Later starts leave it as the developer
+ * changed it. Only `npm start` asks for it (GATEHOUSE_DEMO_PROJECT=on); a production server never has it.
+ */
+export async function seedDemoProject(deps: { projects: ProjectService }): Promise<void> {
+  if (await deps.projects.find(DEMO_PROJECT_ID)) return;
+  await deps.projects.create({
+    id: DEMO_PROJECT_ID,
+    displayName: "Gatehouse demo",
+    description: "The project of the demo app that `npm start` runs beside the server.",
+    config: {
+      sign_up_enabled: true,
+      credential_enabled: true,
+      magic_link_enabled: true,
+      passkey_enabled: true,
+      client_team_creation_enabled: true,
+      client_user_deletion_enabled: true,
+      create_team_on_sign_up: true,
+      allow_localhost: true,
+      oauth_providers: DEFAULT_INTERNAL_OAUTH_PROVIDERS.map(sharedProvider),
+    },
+  });
+}
