@@ -344,6 +344,22 @@ export class StackClientApp {
     });
   }
 
+  /** [GO] Completes a paused sign-in with one of the user's single-use recovery codes instead of a TOTP value. */
+  signInWithRecoveryCode(
+    recoveryCode: string,
+    attemptCode: string,
+    options: { noRedirect?: boolean } = {},
+  ): Promise<Result<undefined>> {
+    return expectingErrors([...CODE_ERRORS, "INVALID_TOTP_CODE"], async () => {
+      const answer = await this.transport.request<SignInJson>(
+        "/auth/mfa/sign-in",
+        jsonBody({ code: attemptCode, type: "recovery_code", recovery_code: recoveryCode }),
+      );
+      await this.finishSignIn(answer, options);
+      return undefined;
+    });
+  }
+
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<undefined>> {
     return expectingErrors(["USER_NOT_FOUND"], async () => {
       await this.transport.request(
@@ -551,9 +567,9 @@ export class StackClientApp {
     try {
       await this.transport.request("/auth/sessions/current", { method: "DELETE", body: {}, session });
     } catch (error) {
-      // Already signed out on the server: the local tokens go anyway.
-      if (!knownErrorIs(error, "INVALID_ACCESS_TOKEN") && !knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
-        throw error;
+      // Already signed out on the server (or the user is deleted): the local tokens go anyway.
+      const gone = ["INVALID_ACCESS_TOKEN", "REFRESH_TOKEN_ERROR", "USER_AUTHENTICATION_REQUIRED"];
+      if (!gone.some((code) => knownErrorIs(error, code))) throw error;
     } finally {
       session.signOut();
       this.userCache.invalidate(() => true);

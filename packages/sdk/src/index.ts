@@ -23,5 +23,12 @@ export {
   type TokenStoreInit,
 } from "./token-store.ts";
 export { StatusError } from "./transport.ts";
-export type { HandlerUrls } from "./urls.ts";
+export {
+  type HandlerName,
+  type HandlerUrls,
+  handlerUrl,
+  isTrustedRedirect,
+  RETURN_TO_PARAM,
+  withReturnTo,
+} from "./urls.ts";
 export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";

@@ -105,6 +105,7 @@ export type Team = ReturnType<typeof teamData> & {
   listInvitations(): Promise<SentTeamInvitation[]>;
   update(update: TeamUpdateOptions): Promise<void>;
   delete(): Promise<void>;
+  removeUser(userId: string): Promise<void>;
 };
 
 /** The calls a team offers at both access levels; `ctx` decides which keys (and session) they run with. */
@@ -134,6 +135,11 @@ function teamCalls(ctx: ObjectContext, id: string) {
       await ctx.request(`/teams/${id}`, del);
       ctx.invalidate();
     },
+    /** Removes a member (a client needs `$remove_members` in the team, or to be that member). */
+    async removeUser(userId: string) {
+      await ctx.request(`/team-memberships/${id}/${userId}`, del);
+      ctx.invalidate();
+    },
   };
 }
 
@@ -156,7 +162,6 @@ export type ServerTeam = Omit<Team, "update" | "listUsers"> & {
   update(update: ServerTeamUpdateOptions): Promise<void>;
   listUsers(): Promise<(ServerUser & Pick<TeamUser, "teamProfile">)[]>;
   addUser(userId: string): Promise<void>;
-  removeUser(userId: string): Promise<void>;
 };
 
 export function serverTeam(ctx: ObjectContext, json: TeamJson): ServerTeam {
@@ -177,10 +182,6 @@ export function serverTeam(ctx: ObjectContext, json: TeamJson): ServerTeam {
     },
     async addUser(userId: string) {
       await ctx.request(`/team-memberships/${json.id}/${userId}`, jsonBody({}));
-      ctx.invalidate();
-    },
-    async removeUser(userId: string) {
-      await ctx.request(`/team-memberships/${json.id}/${userId}`, del);
       ctx.invalidate();
     },
   };

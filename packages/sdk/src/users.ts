@@ -270,6 +270,14 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
         return undefined;
       });
     },
+    /** [GO] New single-use recovery codes for the second factor (replacing earlier ones); shown once. */
+    async generateRecoveryCodes(): Promise<string[]> {
+      const answer = await ctx.request<{ recovery_codes: string[] }>(
+        "/auth/mfa/recovery-codes",
+        jsonBody({}),
+      );
+      return answer.recovery_codes;
+    },
     sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<KnownError | undefined> {
       return returnedError(["EMAIL_ALREADY_VERIFIED"], async () => {
         await ctx.request(
