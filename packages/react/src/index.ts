@@ -1,6 +1,10 @@
 // @gatehouse/react: React bindings for Gatehouse, named like Stack Auth's (`StackProvider`, `useUser`…). The SDK's
 // apps and types are re-exported, so an app imports everything from here.
 export * from "@gatehouse/sdk";
+export { OAuthButton, OAuthButtonGroup } from "./components/oauth-button.tsx";
+export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from "./components/team-switcher.tsx";
+export { UserButton, type UserButtonProps } from "./components/user-button.tsx";
+export { StackHandler, type StackHandlerProps } from "./handler.tsx";
 export {
   useContactChannels,
   usePermission,
@@ -10,6 +14,21 @@ export {
   useTeams,
   useUser,
 } from "./hooks.ts";
+export { AccountSettings } from "./pages/account-settings/index.tsx";
+export {
+  EmailVerification,
+  ErrorPage,
+  ForgotPassword,
+  MagicLinkCallback,
+  MfaPage,
+  MfaStep,
+  OAuthCallback,
+  PasswordReset,
+  SignIn,
+  SignOut,
+  SignUp,
+} from "./pages/auth/index.ts";
+export { TeamInvitation } from "./pages/team-invitation.tsx";
 export {
   StackProvider,
   type StackProviderProps,

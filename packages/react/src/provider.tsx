@@ -30,6 +30,11 @@ export function StackProvider({ app, theme = "system", lang = "en-US", children 
   return <StackContext value={value}>{children}</StackContext>;
 }
 
+/** The provider's context, or null outside one (for components that can bring their own provider). */
+export function useOptionalStackContext(): StackContextValue | null {
+  return useContext(StackContext);
+}
+
 /** The provider's context; every hook goes through here, so each says the same thing outside a provider. */
 export function useStackContext(): StackContextValue {
   const context = useContext(StackContext);

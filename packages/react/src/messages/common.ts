@@ -1,0 +1,20 @@
+// English texts shared by every page: buttons, states and the errors any form can show.
+export const common = {
+  "common.loading": "Loading…",
+  "common.working": "Working…",
+  "common.cancel": "Cancel",
+  "common.save": "Save",
+  "common.saved": "Saved.",
+  "common.continue": "Continue",
+  "common.back": "Back",
+  "common.close": "Close",
+  "common.email": "E-mail",
+  "common.password": "Password",
+  "common.or": "or",
+  "common.goHome": "Go home",
+  "common.required": "This field is required.",
+  "common.invalidEmail": "Enter a valid e-mail address.",
+  "common.unexpectedError": "Something went wrong. Please try again.",
+  "common.networkError": "Cannot reach the server. Check your connection and try again.",
+  "common.tooManyRequests": "Too many attempts. Please wait a moment and try again.",
+} as const;

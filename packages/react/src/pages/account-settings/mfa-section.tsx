@@ -1,0 +1,120 @@
+// Multi-factor: turning on a TOTP second factor (a fresh secret made here, shown as a QR code and as text, saved only
+// once the person proves their app produces the right code) and turning it off (confirmed).
+import type { CurrentUser } from "@gatehouse/sdk";
+import { type FormEvent, useMemo, useState } from "react";
+import { renderSVG } from "uqr";
+import { useProject } from "../../hooks.ts";
+import { useTranslation } from "../../i18n.ts";
+import { Alert, Button, Field, Muted, Section } from "../../ui/primitives.tsx";
+import { useAction } from "../../ui/use-action.ts";
+import { ConfirmButton } from "./confirm-button.tsx";
+import { base32Encode, otpauthUri, verifyTotp } from "./totp.ts";
+
+/** 20 bytes: the RFC 4226 recommended length of an HMAC-SHA1 key. */
+const SECRET_BYTES = 20;
+
+export function MfaSection({ user }: { user: CurrentUser }) {
+  const t = useTranslation();
+  const [secret, setSecret] = useState<Uint8Array | null>(null);
+  const [turnedOn, setTurnedOn] = useState(false);
+  const turnOff = useAction(async () => {
+    setTurnedOn(false);
+    await user.update({ totpMultiFactorSecret: null });
+  });
+  // The server tells whether a secret is set (requires_totp_mfa); otpAuthEnabled is e-mail code sign-in.
+  const enabled = user.isMultiFactorRequired;
+
+  return (
+    <Section title={t("account.mfa.title")}>
+      <Muted>{enabled ? t("account.mfa.on") : t("account.mfa.off")}</Muted>
+      {turnedOn && enabled && <Alert kind="success">{t("account.mfa.turnedOn")}</Alert>}
+      {enabled ? (
+        <ConfirmButton
+          label={t("account.mfa.turnOff")}
+          question={t("account.mfa.turnOffQuestion")}
+          pending={turnOff.pending}
+          onConfirm={turnOff.run}
+        />
+      ) : secret ? (
+        <TotpSetup
+          user={user}
+          secret={secret}
+          onCancel={() => setSecret(null)}
+          onDone={() => {
+            setSecret(null);
+            setTurnedOn(true);
+          }}
+        />
+      ) : (
+        <div className="gh-row">
+          <Button onClick={() => setSecret(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)))}>
+            {t("account.mfa.setUp")}
+          </Button>
+        </div>
+      )}
+      {turnOff.error && <Alert>{turnOff.error}</Alert>}
+    </Section>
+  );
+}
+
+type SetupProps = { user: CurrentUser; secret: Uint8Array; onCancel: () => void; onDone: () => void };
+
+function TotpSetup({ user, secret, onCancel, onDone }: SetupProps) {
+  const t = useTranslation();
+  const project = useProject();
+  const [code, setCode] = useState("");
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const qr = useMemo(() => {
+    const uri = otpauthUri({ secret, issuer: project.displayName, label: user.primaryEmail ?? user.id });
+    return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri))}`;
+  }, [secret, project.displayName, user.primaryEmail, user.id]);
+  const text = base32Encode(secret).replace(/(.{4})(?=.)/g, "$1 ");
+
+  const save = useAction(async (value: string, input: HTMLInputElement | null) => {
+    if (!(await verifyTotp(secret, value, Date.now()))) {
+      setCodeError(t("account.mfa.wrongCode"));
+      input?.focus();
+      return;
+    }
+    await user.update({ totpMultiFactorSecret: secret });
+    onDone();
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const input = event.currentTarget.querySelector("input");
+    const value = code.replace(/\s/g, "");
+    const error = /^\d{6}$/.test(value) ? null : t("account.mfa.codeFormat");
+    setCodeError(error);
+    if (error) input?.focus();
+    else void save.run(value, input);
+  };
+
+  return (
+    <form className="gh-stack" noValidate onSubmit={onSubmit}>
+      <Muted>{t("account.mfa.scan")}</Muted>
+      <div className="gh-qr">
+        <img src={qr} alt={t("account.mfa.qrAlt")} />
+      </div>
+      <Muted>{t("account.mfa.orEnter")}</Muted>
+      <p className="gh-code">{text}</p>
+      <Field
+        label={t("account.mfa.code")}
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={7}
+        value={code}
+        error={codeError}
+        onChange={(event) => setCode(event.target.value)}
+      />
+      {save.error && <Alert>{save.error}</Alert>}
+      <div className="gh-row">
+        <Button type="submit" variant="primary" pending={save.pending}>
+          {t("account.mfa.confirm")}
+        </Button>
+        <Button onClick={onCancel}>{t("common.cancel")}</Button>
+      </div>
+    </form>
+  );
+}
