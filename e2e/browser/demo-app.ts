@@ -1,0 +1,89 @@
+// The demo app's browser suites share this: the real server process on a database of its own, a project with every
+// sign-in method on (made the way the dashboard makes one), the demo app built for that project and served on
+// loopback, Chromium, and the project's development inbox read the way a person reads their mail.
+import type { RunningServer } from "@gatehouse/server/testing/server-process";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startDemo } from "../../apps/demo/serve.ts";
+import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
+import { launchChromium, screenshotDir } from "./harness.ts";
+
+/** The demo project's settings: what `npm start`'s demo project has (apps/server/src/services/seed.ts). */
+const DEMO_CONFIG = {
+  magic_link_enabled: true,
+  passkey_enabled: true,
+  client_team_creation_enabled: true,
+  client_user_deletion_enabled: true,
+  create_team_on_sign_up: true,
+  allow_localhost: true,
+  oauth_providers: [{ id: "github", type: "shared", enabled: true }],
+};
+
+export type DemoSetup = Awaited<ReturnType<typeof startDemoSetup>>;
+
+export async function startDemoSetup(name: string) {
+  // The suite signs in many times from one address: the per-IP request limit is not what it tests.
+  const gatehouse = await startIsolatedServer(name, { GATEHOUSE_RATE_LIMIT_IP: "100000" });
+  const server: RunningServer = gatehouse.server;
+  const { projectId, admin } = await operatorProject(server, {
+    display_name: "Demo flows",
+    config: DEMO_CONFIG,
+  });
+  const demo = await startDemo({ port: 0, gatehouseUrl: server.baseUrl, projectId });
+  const browser: Browser = await launchChromium();
+  const screenshots = await screenshotDir(name);
+  const call = apiCaller(() => server);
+  let shots = 0;
+
+  /** The newest e-mail to `to` in the project's development inbox (waits for the outbox to have it). */
+  async function lastEmail(to: string, after = 0): Promise<{ subject: string; text: string }> {
+    for (let tries = 0; tries < 50; tries++) {
+      const list = await call("GET", `/internal/emails?to=${encodeURIComponent(to)}`, admin);
+      const items = list.items as (Json & { subject: string; text: string; created_at_millis: number })[];
+      const email = items[0];
+      if (email && email.created_at_millis > after) return email;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`No e-mail to ${to}`);
+  }
+
+  /** The first link of the newest e-mail to `to` that leads back to the demo app. */
+  async function linkFromEmail(to: string, after = 0): Promise<string> {
+    const email = await lastEmail(to, after);
+    const link = email.text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(demo.url));
+    if (!link) throw new Error(`No demo link in the e-mail to ${to}: ${email.text}`);
+    return link;
+  }
+
+  return {
+    server,
+    projectId,
+    admin,
+    call,
+    demo,
+    browser,
+    lastEmail,
+    linkFromEmail,
+    /** A fresh browser (own cookies) on the demo app. */
+    async open(options: { colorScheme?: "light" | "dark"; width?: number } = {}) {
+      const context: BrowserContext = await browser.newContext({
+        colorScheme: options.colorScheme ?? "light",
+        viewport: { width: options.width ?? 1100, height: 860 },
+      });
+      const page: Page = await context.newPage();
+      return { context, page };
+    },
+    /** Saves a full-page screenshot as test-output/<suite>/<nn>-<label>.png. */
+    async screenshot(page: Page, label: string) {
+      shots++;
+      await page.screenshot({
+        path: `${screenshots}/${String(shots).padStart(2, "0")}-${label}.png`,
+        fullPage: true,
+      });
+    },
+    async stop() {
+      await browser.close();
+      await demo.close();
+      await gatehouse.stop();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// `npm start`: the Gatehouse server and, beside it, the demo app (apps/demo) on its own project, for a developer to
+// try every page at once. The server's output passes through; once it is listening the demo is built and served,
+// and its URL printed. Ctrl-C stops both. GATEHOUSE_DEMO=off starts the server alone.
+import { spawn } from "node:child_process";
+
+const demoWanted = process.env.GATEHOUSE_DEMO !== "off";
+const demoPort = Number(process.env.GATEHOUSE_DEMO_PORT ?? 8103);
+
+const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  env: { ...process.env, GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off" },
+  stdio: ["inherit", "pipe", "inherit"],
+});
+
+let demo: { url: string; close: () => Promise<void> } | undefined;
+let demoStarted = false;
+let output = "";
+
+server.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (!demoWanted || demoStarted) return;
+  output += chunk.toString();
+  const running = /Gatehouse is running at (\S+)/.exec(output);
+  if (running?.[1]) {
+    demoStarted = true;
+    void startDemoBeside(running[1]);
+  }
+});
+
+async function startDemoBeside(gatehouseUrl: string) {
+  process.stdout.write(`Building the demo app for ${gatehouseUrl}…\n`);
+  try {
+    const { startDemo } = await import("../apps/demo/serve.ts");
+    demo = await startDemo({ port: demoPort, gatehouseUrl, projectId: "demo" });
+    process.stdout.write(`\nDemo app (project "demo") is running at ${demo.url}\n\n`);
+  } catch (error) {
+    process.stderr.write(
+      `The demo app did not start: ${(error as Error).message}\nThe server keeps running.\n`,
+    );
+  }
+}
+
+server.on("exit", async (code) => {
+  await demo?.close();
+  process.exit(code ?? 1);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => server.kill(signal));
+}
