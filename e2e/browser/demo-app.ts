@@ -49,7 +49,7 @@ export async function startDemoSetup(name: string) {
   /** The first link of the newest e-mail to `to` that leads back to the demo app. */
   async function linkFromEmail(to: string, after = 0): Promise<string> {
     const email = await lastEmail(to, after);
-    const link = email.text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(demo.url));
+    const link = email.text.match(/https?:\/\/[^\s)>"]+/g)?.find((url) => url.startsWith(demo.url));
     if (!link) throw new Error(`No demo link in the e-mail to ${to}: ${email.text}`);
     return link;
   }
@@ -69,7 +69,10 @@ export async function startDemoSetup(name: string) {
         colorScheme: options.colorScheme ?? "light",
         viewport: { width: options.width ?? 1100, height: 860 },
       });
+      // A step that waits longer than this is failing: say which one, well inside the test's own time limit.
+      context.setDefaultTimeout(10_000);
       const page: Page = await context.newPage();
+      if (process.env.DEMO_DEBUG) page.on("console", (m) => console.log("browser:", m.type(), m.text()));
       return { context, page };
     },
     /** Saves a full-page screenshot as test-output/<suite>/<nn>-<label>.png. */

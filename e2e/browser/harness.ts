@@ -1,7 +1,7 @@
 // What every browser test needs besides the server process (e2e/support.ts): Debian's Chromium through
 // playwright-core, and a folder for the screenshots a person looks at afterwards.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
@@ -17,9 +17,10 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM });
 }
 
-/** `test-output/<name>/`, created: where a suite saves its screenshots. */
+/** `test-output/<name>/`, created empty: where a suite saves its screenshots (none left from an earlier run). */
 export async function screenshotDir(name: string): Promise<string> {
   const dir = fileURLToPath(new URL(`../../test-output/${name}/`, import.meta.url));
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   return dir;
 }

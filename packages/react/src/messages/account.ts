@@ -69,6 +69,17 @@ export const account = {
   "account.mfa.turnedOn": "Two-factor authentication is on.",
   "account.mfa.turnOff": "Turn off two-factor authentication",
   "account.mfa.turnOffQuestion": "Stop asking for a code when you sign in?",
+  "account.mfa.recovery.title": "Recovery codes",
+  "account.mfa.recovery.explain":
+    "If you lose your authenticator app, each of these codes signs you in once. Save them somewhere safe: they will not be shown again.",
+  "account.mfa.recovery.copy": "Copy",
+  "account.mfa.recovery.copied": "Copied.",
+  "account.mfa.recovery.copyFailed": "Could not copy. Select the codes and copy them, or download them.",
+  "account.mfa.recovery.download": "Download",
+  "account.mfa.recovery.done": "I have saved them",
+  "account.mfa.recovery.generate": "Generate new recovery codes",
+  "account.mfa.recovery.generateQuestion":
+    "Your current recovery codes will stop working. Generate new ones?",
 
   "account.sessions.title": "Active sessions",
   "account.sessions.current": "This session",
@@ -99,6 +110,8 @@ export const account = {
   "account.teams.revokeQuestion": "Revoke the invitation to {email}?",
   "account.teams.leave": "Leave team",
   "account.teams.leaveQuestion": "Leave {team}?",
+  "account.teams.remove": "Remove",
+  "account.teams.removeQuestion": "Remove {name} from the team?",
 
   "account.delete.title": "Delete account",
   "account.delete.explain": "This deletes your account and everything in it. It cannot be undone.",

@@ -51,6 +51,13 @@ export const auth = {
   "auth.mfa.invalidCode": "Invalid TOTP code. Please check the code and try again.",
   "auth.mfa.invalidCodeRestart": "Invalid TOTP code. Please try signing in again.",
   "auth.mfa.attemptExpired": "This sign-in attempt has expired. Please sign in again.",
+  "auth.mfa.useRecoveryCode": "Use a recovery code instead",
+  "auth.mfa.useAuthenticator": "Use your authenticator app instead",
+  "auth.mfa.recoveryInstructions":
+    "Enter one of the recovery codes you saved when you set up two-factor authentication.",
+  "auth.mfa.recoveryCode": "Recovery code",
+  "auth.mfa.recoveryRequired": "Enter a recovery code.",
+  "auth.mfa.invalidRecoveryCode": "That recovery code is not valid or was already used.",
   "auth.mfa.missingAttempt": "This page was opened without a sign-in attempt. Please sign in again.",
   "auth.backToSignIn": "Back to sign in",
   "auth.forgot.title": "Reset your password",

@@ -1,7 +1,8 @@
 // Multi-factor: turning on a TOTP second factor (a fresh secret made here, shown as a QR code and as text, saved only
-// once the person proves their app produces the right code) and turning it off (confirmed).
+// once the person proves their app produces the right code) and turning it off (confirmed); recovery codes, made
+// and shown once right after turning it on, and made anew on request (confirmed: the old ones stop working).
 import type { CurrentUser } from "@gatehouse/sdk";
-import { type FormEvent, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { renderSVG } from "uqr";
 import { useProject } from "../../hooks.ts";
 import { useTranslation } from "../../i18n.ts";
@@ -17,9 +18,15 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const t = useTranslation();
   const [secret, setSecret] = useState<Uint8Array | null>(null);
   const [turnedOn, setTurnedOn] = useState(false);
+  // Recovery codes just made: shown until the person closes them, never again.
+  const [codes, setCodes] = useState<string[] | null>(null);
   const turnOff = useAction(async () => {
     setTurnedOn(false);
+    setCodes(null);
     await user.update({ totpMultiFactorSecret: null });
+  });
+  const generate = useAction(async () => {
+    setCodes(await user.generateRecoveryCodes());
   });
   // The server tells whether a secret is set (requires_totp_mfa); otpAuthEnabled is e-mail code sign-in.
   const enabled = user.isMultiFactorRequired;
@@ -28,6 +35,16 @@ export function MfaSection({ user }: { user: CurrentUser }) {
     <Section title={t("account.mfa.title")}>
       <Muted>{enabled ? t("account.mfa.on") : t("account.mfa.off")}</Muted>
       {turnedOn && enabled && <Alert kind="success">{t("account.mfa.turnedOn")}</Alert>}
+      {enabled && codes && <RecoveryCodes codes={codes} onClose={() => setCodes(null)} />}
+      {enabled && (
+        <ConfirmButton
+          label={t("account.mfa.recovery.generate")}
+          question={t("account.mfa.recovery.generateQuestion")}
+          pending={generate.pending}
+          onConfirm={generate.run}
+        />
+      )}
+      {generate.error && <Alert>{generate.error}</Alert>}
       {enabled ? (
         <ConfirmButton
           label={t("account.mfa.turnOff")}
@@ -43,6 +60,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
           onDone={() => {
             setSecret(null);
             setTurnedOn(true);
+            void generate.run();
           }}
         />
       ) : (
@@ -116,5 +134,51 @@ function TotpSetup({ user, secret, onCancel, onDone }: SetupProps) {
         <Button onClick={onCancel}>{t("common.cancel")}</Button>
       </div>
     </form>
+  );
+}
+
+/** Fresh recovery codes: listed in a monospace block, to copy (where the browser allows) or download as text. */
+function RecoveryCodes({ codes, onClose }: { codes: string[]; onClose: () => void }) {
+  const t = useTranslation();
+  const text = `${codes.join("\n")}\n`;
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const [href, setHref] = useState<string | null>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    setHref(url);
+    setCopied(null);
+    return () => URL.revokeObjectURL(url);
+  }, [text]);
+  const canCopy = typeof navigator !== "undefined" && navigator.clipboard !== undefined;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+
+  return (
+    <div className="gh-stack">
+      <h3 className="gh-label">{t("account.mfa.recovery.title")}</h3>
+      <Muted>{t("account.mfa.recovery.explain")}</Muted>
+      <ul className="gh-list gh-code" aria-label={t("account.mfa.recovery.title")}>
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <div className="gh-row">
+        {canCopy && <Button onClick={copy}>{t("account.mfa.recovery.copy")}</Button>}
+        {href && (
+          <a className="gh-button" href={href} download="recovery-codes.txt">
+            {t("account.mfa.recovery.download")}
+          </a>
+        )}
+        <Button onClick={onClose}>{t("account.mfa.recovery.done")}</Button>
+      </div>
+      {copied === true && <Alert kind="success">{t("account.mfa.recovery.copied")}</Alert>}
+      {copied === false && <Alert>{t("account.mfa.recovery.copyFailed")}</Alert>}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 // One of the user's teams: their name in it and leaving it (confirmed), and, as their team permissions allow, the
-// members, inviting by e-mail, the pending invitations (revocable) and the team's own name.
+// members (others removable, confirmed), inviting by e-mail, the pending invitations (revocable) and the team's name.
 import type { CurrentUser, Team } from "@gatehouse/sdk";
 import { type FormEvent, useState } from "react";
 import { usePermission } from "../../hooks.ts";
@@ -16,6 +16,7 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
   const canReadMembers = usePermission(team, "$read_members") !== null;
   const canInvite = usePermission(team, "$invite_members") !== null;
   const canUpdate = usePermission(team, "$update_team") !== null;
+  const canRemove = usePermission(team, "$remove_members") !== null;
   const profile = useLoaded(() => user.getTeamProfile(team), team.id);
   const leave = useAction(() => user.leaveTeam(team));
 
@@ -43,7 +44,7 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
           onSave={(displayName) => team.update({ displayName: displayName ?? "" })}
         />
       )}
-      {canReadMembers && <Members team={team} />}
+      {canReadMembers && <Members team={team} removableBy={canRemove ? user.id : null} />}
       {canInvite && <Invitations team={team} canList={canReadMembers} />}
       <ConfirmButton
         label={t("account.teams.leave")}
@@ -56,7 +57,8 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
   );
 }
 
-function Members({ team }: { team: Team }) {
+/** `removableBy`: the user, when they may remove the other members (each then has a Remove button). */
+function Members({ team, removableBy }: { team: Team; removableBy: string | null }) {
   const t = useTranslation();
   const members = useLoaded(() => team.listUsers(), team.id);
   return (
@@ -73,6 +75,15 @@ function Members({ team }: { team: Team }) {
                   <Avatar name={name} imageUrl={member.teamProfile.profileImageUrl} />
                   <span className="gh-text">{name}</span>
                 </span>
+                {removableBy !== null && member.id !== removableBy && (
+                  <RemoveMember
+                    name={name}
+                    onRemove={async () => {
+                      await team.removeUser(member.id);
+                      await members.reload();
+                    }}
+                  />
+                )}
               </li>
             );
           })}
@@ -81,6 +92,22 @@ function Members({ team }: { team: Team }) {
         !members.error && <Spinner label={t("common.loading")} />
       )}
     </div>
+  );
+}
+
+function RemoveMember({ name, onRemove }: { name: string; onRemove: () => Promise<void> }) {
+  const t = useTranslation();
+  const remove = useAction(onRemove);
+  return (
+    <>
+      <ConfirmButton
+        label={t("account.teams.remove")}
+        question={t("account.teams.removeQuestion", { name })}
+        pending={remove.pending}
+        onConfirm={remove.run}
+      />
+      {remove.error && <Alert>{remove.error}</Alert>}
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The teams section against a real server: creating a team (only where the project lets clients), its details as
-// its creator sees them (members, team name, own name in it), inviting by e-mail and revoking the invitation, and
-// leaving the team after confirming.
+// its creator sees them (members, team name, own name in it), inviting by e-mail and revoking the invitation,
+// removing another member (the creator may, a plain member may not), and leaving the team after confirming.
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +108,46 @@ describe("teams", () => {
     expect(details.getByLabelText("Invite by e-mail")).toBeTruthy();
     expect(details.getByLabelText("Your name in this team")).toBeTruthy();
     expect(details.queryByLabelText("Team name")).toBeNull();
+  });
+
+  it("lets the creator remove another member after confirming", async () => {
+    await signUp(live);
+    const user = await live.app.getUser({ or: "throw" });
+    const created = await user.createTeam({ displayName: "Trimmed" });
+    const other = await live.admin("POST", "/users", { display_name: "Bob" });
+    await live.admin("POST", `/team-memberships/${created.id}/${other.id}`, {});
+    await renderSettings(live);
+    const details = within(await screen.findByRole("region", { name: "Team Trimmed" }));
+    const members = within(await details.findByRole("list", { name: "Members" }));
+    await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(2));
+    // Only the other member can be removed, not the user themselves.
+    expect(members.getAllByRole("button", { name: "Remove" })).toHaveLength(1);
+    const bob = members.getByText("Bob").closest("li") as HTMLElement;
+    await userEvent.click(within(bob).getByRole("button", { name: "Remove" }));
+    expect(within(bob).getByText("Remove Bob from the team?")).toBeTruthy();
+    await userEvent.click(within(bob).getByRole("button", { name: "Remove" }));
+    await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(1));
+    expect(members.queryByText("Bob")).toBeNull();
+    expect(members.queryByRole("button", { name: "Remove" })).toBeNull();
+    const left = (await live.admin("GET", `/team-member-profiles?team_id=${created.id}`)) as {
+      items: { user_id: string }[];
+    };
+    expect(left.items.map((item) => item.user_id)).toEqual([user.id]);
+  });
+
+  it("shows a plain member no Remove buttons", async () => {
+    await signUp(live);
+    const { id } = await live.app.getUser({ or: "throw" });
+    const team = await live.admin("POST", "/teams", { display_name: "Flat" });
+    const other = await live.admin("POST", "/users", { display_name: "Carol" });
+    await live.admin("POST", `/team-memberships/${team.id}/${other.id}`, {});
+    await live.admin("POST", `/team-memberships/${team.id}/${id}`, {});
+    await renderSettings(live);
+    const details = within(await screen.findByRole("region", { name: "Team Flat" }));
+    const members = within(await details.findByRole("list", { name: "Members" }));
+    await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(2));
+    expect(members.getByText("Carol")).toBeTruthy();
+    expect(members.queryByRole("button", { name: "Remove" })).toBeNull();
   });
 
   it("offers no team creation where the project does not let clients create teams", async () => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // Sign-in and sign-up against a real server: the methods each project config shows, the form checks and server
-// errors in place, success with the redirect (and after_auth_return_to kept in links), the MFA step, the e-mail code,
+// errors in place, success with the redirect (and after_auth_return_to kept in links), the MFA step (with the app's
+// code, or a recovery code that works once), the e-mail code,
 // an already signed-in user, and an untrusted redirect target.
 import { StackClientApp } from "@gatehouse/sdk";
 import { cleanup, screen, waitFor } from "@testing-library/react";
@@ -160,6 +161,60 @@ describe("a project with e-mail and password and the e-mail code", () => {
     await user.click(screen.getByRole("button", { name: "Verify" }));
     await waitFor(() => expect(live.navigations).toEqual(["/"]));
     expect((await app.getUser())?.primaryEmail).toBe(email);
+  });
+
+  it("signs in once with a recovery code instead of the app's code", async () => {
+    const email = uniqueEmail("recovery");
+    await createUser(live, email, { totp: true });
+    const setup = live.newApp();
+    const first = await setup.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    const attempt = first.status === "error" ? String(first.error.details?.attempt_code) : "";
+    expect((await setup.signInWithMfa(totpNow(live), attempt, { noRedirect: true })).status).toBe("ok");
+    const [recoveryCode] = await (await setup.getUser({ or: "throw" })).generateRecoveryCodes();
+
+    const user = userEvent.setup();
+    const toMfaStep = async () => {
+      const app = live.newApp();
+      await renderWithApp(app, <SignIn />);
+      await user.type(screen.getByLabelText("E-mail"), email);
+      await user.type(screen.getByLabelText("Password"), PASSWORD);
+      await user.click(screen.getByRole("button", { name: "Sign in" }));
+      await user.click(await screen.findByRole("button", { name: "Use a recovery code instead" }));
+      return app;
+    };
+    const app = await toMfaStep();
+    const field = screen.getByLabelText("Recovery code");
+    expect(document.activeElement).toBe(field);
+    expect(screen.queryByLabelText("Authentication code")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(screen.getByText("Enter a recovery code.")).toBeTruthy();
+
+    // There and back: the app's code again, then the recovery code.
+    await user.click(screen.getByRole("button", { name: "Use your authenticator app instead" }));
+    expect(document.activeElement).toBe(screen.getByLabelText("Authentication code"));
+    await user.click(screen.getByRole("button", { name: "Use a recovery code instead" }));
+
+    await user.type(screen.getByLabelText("Recovery code"), "aaaaa-bbbbb");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("That recovery code is not valid or was already used.")).toBeTruthy();
+    expect(screen.getByLabelText("Recovery code").getAttribute("aria-invalid")).toBe("true");
+    expect(live.navigations).toEqual([]);
+
+    await user.clear(screen.getByLabelText("Recovery code"));
+    await user.type(screen.getByLabelText("Recovery code"), recoveryCode as string);
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    await waitFor(() => expect(live.navigations).toEqual(["/"]));
+    expect((await app.getUser())?.primaryEmail).toBe(email);
+
+    // The same code a second time is refused.
+    cleanup();
+    live.navigations.length = 0;
+    const again = await toMfaStep();
+    await user.type(screen.getByLabelText("Recovery code"), recoveryCode as string);
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("That recovery code is not valid or was already used.")).toBeTruthy();
+    expect(live.navigations).toEqual([]);
+    expect(await again.getUser()).toBeNull();
   });
 
   it("signs in with the e-mailed code after sending it", async () => {

@@ -1,7 +1,8 @@
-// The second factor of a paused sign-in: the six-digit code of the authenticator app, sent with the attempt code
-// the pause answered (MULTI_FACTOR_AUTHENTICATION_REQUIRED). Shown in place by every sign-in page, and as the
-// handler's `mfa` page, which reads `attempt_code` from the query.
-import { type FormEvent, useState } from "react";
+// The second factor of a paused sign-in: the six-digit code of the authenticator app, or instead one of the user's
+// recovery codes, sent with the attempt code the pause answered (MULTI_FACTOR_AUTHENTICATION_REQUIRED). Shown in
+// place by every sign-in page, and as the handler's `mfa` page, which reads `attempt_code` from the query.
+import { knownErrorIs, type StackClientApp, StatusError } from "@gatehouse/sdk";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, Link, LinkButton, Muted, PageCard } from "../../ui/primitives.tsx";
@@ -27,53 +28,118 @@ const ATTEMPT_ERRORS: ErrorTexts = {
   VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: "auth.mfa.attemptExpired",
 };
 
+type Method = "totp" | "recovery";
+
+/**
+ * Sends the code; false when the server refused the code itself (the attempt goes on). A wrong TOTP value is
+ * INVALID_TOTP_CODE; a wrong or used recovery code is a plain-text 400 ("Invalid recovery code."), a StatusError.
+ */
+async function verify(
+  app: StackClientApp,
+  method: Method,
+  code: string,
+  attemptCode: string,
+): Promise<boolean> {
+  try {
+    const result =
+      method === "totp"
+        ? await app.signInWithMfa(code, attemptCode)
+        : await app.signInWithRecoveryCode(code, attemptCode);
+    if (result.status === "ok") return true;
+    if (knownErrorIs(result.error, "INVALID_TOTP_CODE")) return false;
+    throw result.error;
+  } catch (error) {
+    if (method === "recovery" && error instanceof StatusError && error.status === 400) return false;
+    throw error;
+  }
+}
+
 export function MfaStep({ attemptCode, onDone, onCancel, invalidCodeText }: MfaStepProps) {
   const t = useTranslation();
   const app = useStackApp();
-  const [totp, setTotp] = useState("");
+  const [method, setMethod] = useState<Method>("totp");
+  const [value, setValue] = useState("");
   const [codeError, setCodeError] = useState<string | null>(null);
   const { formRef, focusInvalid } = useFocusInvalid();
-  const invalid = invalidCodeText ?? t("auth.mfa.invalidCode");
+  const invalid =
+    method === "recovery"
+      ? t("auth.mfa.invalidRecoveryCode")
+      : (invalidCodeText ?? t("auth.mfa.invalidCode"));
 
-  const { run, pending, error } = useAuthAction(async (code: string) => {
-    const result = await app.signInWithMfa(code, attemptCode);
-    if (result.status === "error") {
-      if (result.error.errorCode === "INVALID_TOTP_CODE") {
-        setCodeError(invalid);
-        focusInvalid();
-        return;
-      }
-      throw result.error;
+  const { run, pending, error, setError } = useAuthAction(async (code: string) => {
+    if (await verify(app, method, code, attemptCode)) {
+      onDone?.();
+      return;
     }
-    onDone?.();
+    setCodeError(invalid);
+    focusInvalid();
   }, ATTEMPT_ERRORS);
+
+  // After switching between the app's code and a recovery code, the new entry has the focus.
+  const switched = useRef(false);
+  useEffect(() => {
+    if (switched.current)
+      formRef.current?.querySelector<HTMLInputElement>(`input[name="${method}"]`)?.focus();
+  }, [method, formRef]);
+  const switchMethod = () => {
+    if (pending) return;
+    switched.current = true;
+    setMethod(method === "totp" ? "recovery" : "totp");
+    setValue("");
+    setCodeError(null);
+    setError(null);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const code = totp.replace(/\s/g, "");
-    // An empty or malformed entry is a wrong code, said without asking the server.
-    if (!/^\d{6}$/.test(code)) {
-      setCodeError(invalid);
-      focusInvalid();
-      return;
-    }
-    setCodeError(null);
-    void run(code);
+    const code = value.trim();
+    // An empty or malformed entry is refused without asking the server.
+    const entryError =
+      method === "totp"
+        ? /^\d{6}$/.test(code.replace(/\s/g, ""))
+          ? null
+          : invalid
+        : code
+          ? null
+          : t("auth.mfa.recoveryRequired");
+    setCodeError(entryError);
+    if (entryError) focusInvalid();
+    else void run(method === "totp" ? code.replace(/\s/g, "") : code);
   };
 
   return (
     <form ref={formRef} className="gh-stack" noValidate onSubmit={submit}>
-      <Muted>{t("auth.mfa.instructions")}</Muted>
-      <Field
-        label={t("auth.mfa.code")}
-        name="totp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={totp}
-        onChange={(event) => setTotp(event.target.value)}
-        error={codeError}
-      />
+      {method === "totp" ? (
+        <>
+          <Muted>{t("auth.mfa.instructions")}</Muted>
+          <Field
+            key="totp"
+            label={t("auth.mfa.code")}
+            name="totp"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            error={codeError}
+          />
+        </>
+      ) : (
+        <>
+          <Muted>{t("auth.mfa.recoveryInstructions")}</Muted>
+          <Field
+            key="recovery"
+            label={t("auth.mfa.recoveryCode")}
+            name="recovery"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            error={codeError}
+          />
+        </>
+      )}
       {error && (
         <Alert>
           {error} <Link href={keepReturnTo(app.urls.signIn)}>{t("auth.backToSignIn")}</Link>
@@ -82,6 +148,9 @@ export function MfaStep({ attemptCode, onDone, onCancel, invalidCodeText }: MfaS
       <Button type="submit" variant="primary" full pending={pending}>
         {t("auth.mfa.submit")}
       </Button>
+      <LinkButton onClick={switchMethod}>
+        {method === "totp" ? t("auth.mfa.useRecoveryCode") : t("auth.mfa.useAuthenticator")}
+      </LinkButton>
       {onCancel && <LinkButton onClick={onCancel}>{t("common.back")}</LinkButton>}
     </form>
   );
