@@ -29,6 +29,7 @@ export {
   handlerUrl,
   isTrustedRedirect,
   RETURN_TO_PARAM,
+  RedirectNotTrustedError,
   withReturnTo,
 } from "./urls.ts";
 export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";

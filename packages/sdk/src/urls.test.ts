@@ -6,6 +6,7 @@ import {
   constructRedirectUrl,
   handlerUrl,
   isTrustedRedirect,
+  RedirectNotTrustedError,
   resolveUrls,
   withReturnTo,
 } from "./urls.ts";
@@ -111,7 +112,9 @@ describe("trusted redirects", () => {
 
   it("assertTrustedRedirect answers the target or throws", () => {
     expect(assertTrustedRedirect("/ok", page)).toBe("/ok");
-    expect(() => assertTrustedRedirect("https://evil.example/", page)).toThrow("Redirect URL is not trusted");
+    expect(() => assertTrustedRedirect("https://evil.example/", page)).toThrow(
+      new RedirectNotTrustedError("https://evil.example/"),
+    );
     expect(() => assertTrustedRedirect("javascript:alert(1)", page)).toThrow("Redirect URL is not trusted");
   });
 });

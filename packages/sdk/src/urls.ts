@@ -103,9 +103,17 @@ export function isTrustedRedirect(target: string, currentUrl?: CurrentUrl): bool
   return parsed !== null && current.origin !== "null" && parsed.origin === current.origin;
 }
 
-/** Answers `target` if it may be followed, else throws. */
+/** A redirect the SDK refused to follow (PRODUCT.md §2): neither relative nor on the current page's origin. */
+export class RedirectNotTrustedError extends Error {
+  constructor(readonly url: string) {
+    super(`Redirect URL is not trusted: ${url}`);
+    this.name = "RedirectNotTrustedError";
+  }
+}
+
+/** Answers `target` if it may be followed, else throws RedirectNotTrustedError. */
 export function assertTrustedRedirect(target: string, currentUrl?: CurrentUrl): string {
-  if (!isTrustedRedirect(target, currentUrl)) throw new Error(`Redirect URL is not trusted: ${target}`);
+  if (!isTrustedRedirect(target, currentUrl)) throw new RedirectNotTrustedError(target);
   return target;
 }
 

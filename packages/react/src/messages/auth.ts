@@ -25,7 +25,6 @@ export const auth = {
   "auth.signUpNotEnabled": "Creating new accounts is not enabled for this site.",
   "auth.passwordNotEnabled": "Password sign-in is not enabled for this site.",
   "auth.redirectNotWhitelisted": "This site's address is not a trusted domain of the project.",
-  "auth.redirectNotTrusted": "Redirect URL is not trusted: {url}",
   "auth.tabs.label": "Sign-in method",
   "auth.tabs.password": "E-mail & password",
   "auth.tabs.magicLink": "E-mail code",

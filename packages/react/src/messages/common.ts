@@ -16,5 +16,6 @@ export const common = {
   "common.invalidEmail": "Enter a valid e-mail address.",
   "common.unexpectedError": "Something went wrong. Please try again.",
   "common.networkError": "Cannot reach the server. Check your connection and try again.",
+  "common.redirectNotTrusted": "Redirect URL is not trusted: {url}",
   "common.tooManyRequests": "Too many attempts. Please wait a moment and try again.",
 } as const;

@@ -8,10 +8,11 @@ import { useProject, useUser } from "../../hooks.ts";
 import { type Translate, useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Divider, Link, Muted, PageCard } from "../../ui/primitives.tsx";
+import { useAction } from "../../ui/use-action.ts";
 import { CredentialForm } from "./credential-form.tsx";
 import { MagicLinkForm } from "./magic-link-form.tsx";
 import { MfaStep } from "./mfa-step.tsx";
-import { finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS, useAuthAction } from "./shared.ts";
+import { finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 type AuthType = "sign-in" | "sign-up";
 
@@ -146,7 +147,7 @@ const passkeyProblem = (error: unknown, t: Translate) =>
 function PasskeyButton({ onMfa }: { onMfa: (attemptCode: string) => void }) {
   const t = useTranslation();
   const app = useStackApp();
-  const { run, pending, error } = useAuthAction(
+  const { run, pending, error } = useAction(
     async () => finishOrMfa(await app.signInWithPasskey(), onMfa),
     {
       ...SIGN_IN_ERROR_TEXTS,
@@ -170,8 +171,8 @@ function AlreadySignedIn({ name }: { name: string | null }) {
   const t = useTranslation();
   const app = useStackApp();
   const user = useUser();
-  const go = useAuthAction(() => app.redirectToAfterSignIn());
-  const signOut = useAuthAction(async () => {
+  const go = useAction(() => app.redirectToAfterSignIn());
+  const signOut = useAction(async () => {
     await user?.signOut();
   });
   return (

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, Link } from "../../ui/primitives.tsx";
+import { useAction } from "../../ui/use-action.ts";
 import {
   checkEmail,
   checkNewPassword,
@@ -11,7 +12,6 @@ import {
   keepReturnTo,
   PASSWORD_ERROR_TEXTS,
   SIGN_IN_ERROR_TEXTS,
-  useAuthAction,
   useFocusInvalid,
 } from "./shared.ts";
 
@@ -39,7 +39,7 @@ export function CredentialForm({
   const { formRef, focusInvalid } = useFocusInvalid();
   const signUp = type === "sign-up";
 
-  const { run, pending, error } = useAuthAction(
+  const { run, pending, error } = useAction(
     async () => {
       const credentials = { email: email.trim(), password };
       const result = signUp

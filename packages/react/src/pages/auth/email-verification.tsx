@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Link, Muted, PageCard } from "../../ui/primitives.tsx";
-import { CODE_ERROR_TEXTS, useAuthAction, useQueryParam } from "./shared.ts";
+import { useAction } from "../../ui/use-action.ts";
+import { CODE_ERROR_TEXTS, useQueryParam } from "./shared.ts";
 
 const VERIFY_ERROR_TEXTS = {
   ...CODE_ERROR_TEXTS,
@@ -17,7 +18,7 @@ export function EmailVerification() {
   const app = useStackApp();
   const code = useQueryParam("code");
   const [done, setDone] = useState(false);
-  const { run, pending, error } = useAuthAction(async () => {
+  const { run, pending, error } = useAction(async () => {
     const result = await app.verifyEmail(code ?? "");
     if (result.status === "error") throw result.error;
     setDone(true);

@@ -4,7 +4,8 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, Link, Muted, PageCard } from "../../ui/primitives.tsx";
-import { checkEmail, keepReturnTo, SIGN_IN_ERROR_TEXTS, useAuthAction, useFocusInvalid } from "./shared.ts";
+import { useAction } from "../../ui/use-action.ts";
+import { checkEmail, keepReturnTo, SIGN_IN_ERROR_TEXTS, useFocusInvalid } from "./shared.ts";
 
 export function ForgotPassword() {
   const t = useTranslation();
@@ -14,7 +15,7 @@ export function ForgotPassword() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { formRef, focusInvalid } = useFocusInvalid();
 
-  const { run, pending, error } = useAuthAction(async (address: string) => {
+  const { run, pending, error } = useAction(async (address: string) => {
     const result = await app.sendForgotPasswordEmail(address);
     if (result.status === "error" && result.error.errorCode !== "USER_NOT_FOUND") throw result.error;
     setSentTo(address);

@@ -4,15 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Link, Muted, PageCard } from "../../ui/primitives.tsx";
+import { useAction } from "../../ui/use-action.ts";
 import { MfaStep } from "./mfa-step.tsx";
-import {
-  CODE_ERROR_TEXTS,
-  finishOrMfa,
-  keepReturnTo,
-  SIGN_IN_ERROR_TEXTS,
-  useAuthAction,
-  useQueryParam,
-} from "./shared.ts";
+import { CODE_ERROR_TEXTS, finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS, useQueryParam } from "./shared.ts";
 
 const CALLBACK_ERROR_TEXTS = {
   ...SIGN_IN_ERROR_TEXTS,
@@ -26,7 +20,7 @@ export function MagicLinkCallback() {
   const app = useStackApp();
   const code = useQueryParam("code");
   const [attemptCode, setAttemptCode] = useState<string | null>(null);
-  const { run, pending, error } = useAuthAction(
+  const { run, pending, error } = useAction(
     async () => finishOrMfa(await app.signInWithMagicLink(code ?? ""), setAttemptCode),
     CALLBACK_ERROR_TEXTS,
   );

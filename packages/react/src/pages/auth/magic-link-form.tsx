@@ -4,8 +4,8 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, LinkButton } from "../../ui/primitives.tsx";
-import type { ErrorTexts } from "../../ui/use-action.ts";
-import { checkEmail, finishOrMfa, SIGN_IN_ERROR_TEXTS, useAuthAction, useFocusInvalid } from "./shared.ts";
+import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
+import { checkEmail, finishOrMfa, SIGN_IN_ERROR_TEXTS, useFocusInvalid } from "./shared.ts";
 
 const SEND_ERROR_TEXTS: ErrorTexts = {
   ...SIGN_IN_ERROR_TEXTS,
@@ -29,7 +29,7 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
   const [otpError, setOtpError] = useState<string | null>(null);
   const { formRef, focusInvalid } = useFocusInvalid();
 
-  const send = useAuthAction(async (address: string) => {
+  const send = useAction(async (address: string) => {
     const result = await app.sendMagicLinkEmail(address);
     if (result.status === "error") throw result.error;
     setOtp("");
@@ -37,7 +37,7 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
     setSent({ email: address, nonce: result.data.nonce });
   }, SEND_ERROR_TEXTS);
 
-  const signIn = useAuthAction(async (code: string, nonce: string) => {
+  const signIn = useAction(async (code: string, nonce: string) => {
     finishOrMfa(await app.signInWithMagicLink(code.toLowerCase() + nonce), onMfa);
   }, CODE_TEXTS);
 

@@ -6,8 +6,8 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, Link, LinkButton, Muted, PageCard } from "../../ui/primitives.tsx";
-import type { ErrorTexts } from "../../ui/use-action.ts";
-import { keepReturnTo, useAuthAction, useFocusInvalid, useQueryParam } from "./shared.ts";
+import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
+import { keepReturnTo, useFocusInvalid, useQueryParam } from "./shared.ts";
 
 export type MfaStepProps = {
   attemptCode: string;
@@ -66,7 +66,7 @@ export function MfaStep({ attemptCode, onDone, onCancel, invalidCodeText }: MfaS
       ? t("auth.mfa.invalidRecoveryCode")
       : (invalidCodeText ?? t("auth.mfa.invalidCode"));
 
-  const { run, pending, error, setError } = useAuthAction(async (code: string) => {
+  const { run, pending, error, setError } = useAction(async (code: string) => {
     if (await verify(app, method, code, attemptCode)) {
       onDone?.();
       return;

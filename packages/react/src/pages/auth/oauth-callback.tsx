@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Link, PageCard, Spinner } from "../../ui/primitives.tsx";
-import type { ErrorTexts } from "../../ui/use-action.ts";
+import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
 import { MfaStep } from "./mfa-step.tsx";
-import { keepReturnTo, mfaAttemptCode, SIGN_IN_ERROR_TEXTS, useAuthAction } from "./shared.ts";
+import { keepReturnTo, mfaAttemptCode, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 export const OAUTH_ERROR_TEXTS: ErrorTexts = {
   ...SIGN_IN_ERROR_TEXTS,
@@ -25,7 +25,7 @@ export function OAuthCallback() {
   const started = useRef(false);
   const [noFlow, setNoFlow] = useState(false);
   const [attemptCode, setAttemptCode] = useState<string | null>(null);
-  const { run, error } = useAuthAction(async () => {
+  const { run, error } = useAction(async () => {
     try {
       if (!(await app.callOAuthCallback())) setNoFlow(true);
     } catch (caught) {

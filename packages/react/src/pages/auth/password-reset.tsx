@@ -4,13 +4,13 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, Field, Link, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { useAction } from "../../ui/use-action.ts";
 import { useCodeCheck } from "./code-check.ts";
 import {
   CODE_ERROR_TEXTS,
   checkNewPassword,
   keepReturnTo,
   PASSWORD_ERROR_TEXTS,
-  useAuthAction,
   useFocusInvalid,
   useQueryParam,
 } from "./shared.ts";
@@ -31,7 +31,7 @@ export function PasswordReset() {
   const [done, setDone] = useState(false);
   const { formRef, focusInvalid } = useFocusInvalid();
 
-  const { run, pending, error } = useAuthAction(async (newPassword: string) => {
+  const { run, pending, error } = useAction(async (newPassword: string) => {
     const result = await app.resetPassword({ code: code ?? "", password: newPassword });
     if (result.status === "error") throw result.error;
     setDone(true);

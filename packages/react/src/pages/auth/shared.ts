@@ -1,10 +1,10 @@
 // What the sign-in pages share: the query they read, links that keep `after_auth_return_to`, the e-mail and new
-// password checks with PRODUCT.md §5's texts, the error texts of codes and passwords, the MFA pause, and
-// useAuthAction (useAction that also names an untrusted redirect target instead of a general failure).
+// password checks with PRODUCT.md §5's texts, the error texts of codes and passwords, the MFA pause,
+// and useFocusInvalid (focus on the first field marked invalid after a submit).
 import { type KnownError, knownErrorIs, RETURN_TO_PARAM, type Result, withReturnTo } from "@gatehouse/sdk";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type Translate, useTranslation } from "../../i18n.ts";
-import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
+import type { Translate } from "../../i18n.ts";
+import type { ErrorTexts } from "../../ui/use-action.ts";
 
 /** The server's password rules (WIRE.md §4.1), checked here first so the person learns before sending. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -81,41 +81,6 @@ export const SIGN_IN_ERROR_TEXTS: ErrorTexts = {
   PASSWORD_AUTHENTICATION_NOT_ENABLED: "auth.passwordNotEnabled",
   PASSKEY_AUTHENTICATION_NOT_ENABLED: "auth.passkey.notEnabled",
 };
-
-/** The SDK refuses to follow an untrusted redirect with this plain Error (urls.ts, assertTrustedRedirect). */
-const UNTRUSTED = "Redirect URL is not trusted: ";
-
-/**
- * useAction for sign-in work: besides the known errors of `texts`, a redirect the SDK refused is named (the
- * sign-in itself succeeded, but the app's configured target is not trusted), and `otherText` may word other
- * thrown errors (such as the passkey call's missing-WebAuthn assertion).
- */
-export function useAuthAction<Args extends unknown[]>(
-  action: (...args: Args) => Promise<void>,
-  texts: ErrorTexts = {},
-  otherText?: (error: unknown, t: Translate) => string | null,
-) {
-  const t = useTranslation();
-  const setErrorRef = useRef<(error: string | null) => void>(() => {});
-  const guarded = useCallback(
-    async (...args: Args) => {
-      try {
-        await action(...args);
-      } catch (error) {
-        const text =
-          error instanceof Error && error.message.startsWith(UNTRUSTED)
-            ? t("auth.redirectNotTrusted", { url: error.message.slice(UNTRUSTED.length) })
-            : (otherText?.(error, t) ?? null);
-        if (text === null) throw error;
-        setErrorRef.current(text);
-      }
-    },
-    [action, otherText, t],
-  );
-  const state = useAction(guarded, texts);
-  setErrorRef.current = state.setError;
-  return state;
-}
 
 /**
  * Focuses the first invalid field of a form after the render that marked it: call `focusInvalid()` when a submit

@@ -4,13 +4,13 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Button, PageCard, Spinner } from "../../ui/primitives.tsx";
-import { useAuthAction } from "./shared.ts";
+import { useAction } from "../../ui/use-action.ts";
 
 export function SignOut() {
   const t = useTranslation();
   const app = useStackApp();
   const started = useRef(false);
-  const { run, pending, error } = useAuthAction(async () => {
+  const { run, pending, error } = useAction(async () => {
     // app.signOut redirects only when a session ends; without one, go on anyway.
     if (await app.getRefreshToken()) await app.signOut();
     else await app.redirectToAfterSignOut();
