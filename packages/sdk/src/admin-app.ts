@@ -73,6 +73,95 @@ export type ApiKeySet = {
   isValid(): boolean;
 };
 
+export type SentEmail = {
+  id: string;
+  to: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  templateType: string | null;
+  status: "queued" | "sent" | "failed" | "kept";
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+};
+
+export type ProjectMetrics = {
+  totalUsers: number;
+  totalAnonymousUsers: number;
+  totalTeams: number;
+  activeSessions: number;
+  dailySignUps: { date: string; count: number }[];
+};
+
+export type WebhookEndpointOptions = {
+  url?: string;
+  description?: string | null;
+  /** Event types the endpoint receives; null for all. */
+  filterTypes?: string[] | null;
+  enabled?: boolean;
+};
+
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  description: string | null;
+  filterTypes: string[] | null;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type WebhookAttempt = {
+  id: string;
+  endpointId: string;
+  messageId: string;
+  eventType: string;
+  attemptNumber: number;
+  status: "succeeded" | "failed" | "pending";
+  responseStatusCode: number | null;
+  responseBodyExcerpt: string | null;
+  error: string | null;
+  attemptedAt: Date;
+  durationMillis: number;
+  nextAttemptAt: Date | null;
+};
+
+const webhookEndpointJson = (data: WebhookEndpointOptions & { url?: string }) =>
+  defined({
+    url: data.url,
+    description: data.description,
+    filter_types: data.filterTypes,
+    enabled: data.enabled,
+  });
+
+const webhookEndpointOf = (json: Json): WebhookEndpoint => ({
+  id: json.id as string,
+  url: json.url as string,
+  description: (json.description as string | null) ?? null,
+  filterTypes: (json.filter_types as string[] | null) ?? null,
+  enabled: json.enabled as boolean,
+  createdAt: new Date(json.created_at_millis as number),
+  updatedAt: new Date(json.updated_at_millis as number),
+});
+
+const webhookAttemptOf = (json: Json): WebhookAttempt => ({
+  id: json.id as string,
+  endpointId: json.endpoint_id as string,
+  messageId: json.message_id as string,
+  eventType: json.event_type as string,
+  attemptNumber: json.attempt_number as number,
+  status: json.status as WebhookAttempt["status"],
+  responseStatusCode: (json.response_status_code as number | null) ?? null,
+  responseBodyExcerpt: (json.response_body_excerpt as string | null) ?? null,
+  error: (json.error as string | null) ?? null,
+  attemptedAt: new Date(json.attempted_at_millis as number),
+  durationMillis: json.duration_millis as number,
+  nextAttemptAt:
+    typeof json.next_attempt_at_millis === "number" ? new Date(json.next_attempt_at_millis) : null,
+});
+
 export class StackAdminApp extends StackServerApp {
   constructor(options: AdminAppOptions) {
     if (
@@ -271,6 +360,110 @@ export class StackAdminApp extends StackServerApp {
 
   async resetEmailTemplate(type: string) {
     await this.adminRequest(`/email-templates/${type}`, del);
+  }
+
+  /** [GO] A template rendered with sample values: as saved, or with an unsaved draft of its subject and content. */
+  async previewEmailTemplate(type: string, draft: { subject?: string; content?: string } = {}) {
+    return this.adminRequest<{ subject: string; html: string; text: string }>(
+      `/email-templates/${type}/preview`,
+      jsonBody(defined(draft)),
+    );
+  }
+
+  /** Sends one e-mail at once through an SMTP server (before saving it as the project's), and says how it went. */
+  async sendTestEmail(options: {
+    recipientEmail: string;
+    emailConfig: {
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      senderName: string;
+      senderEmail: string;
+    };
+  }): Promise<{ status: "ok" } | { status: "error"; errorMessage: string }> {
+    const answer = await this.adminRequest<{ success: boolean; error_message?: string }>(
+      "/internal/send-test-email",
+      jsonBody({
+        recipient_email: options.recipientEmail,
+        email_config: mapKeys(options.emailConfig, toSnake),
+      }),
+    );
+    return answer.success
+      ? { status: "ok" }
+      : { status: "error", errorMessage: answer.error_message ?? "The e-mail was not accepted." };
+  }
+
+  /** [GO] The project's outbox, newest first: the development inbox when no SMTP server is configured. */
+  async listSentEmails(options: { to?: string; limit?: number } = {}): Promise<SentEmail[]> {
+    const list = await this.adminRequest<{ items: Json[] }>("/internal/emails", {
+      query: defined({ to: options.to, limit: options.limit?.toString() }),
+    });
+    return list.items.map((item) => {
+      const email = mapKeys(item, toCamel) as Json;
+      const at = (millis: unknown) => (typeof millis === "number" ? new Date(millis) : null);
+      return { ...email, createdAt: at(email.createdAtMillis), sentAt: at(email.sentAtMillis) } as SentEmail;
+    });
+  }
+
+  /** [GO] The figures of the dashboard's overview: totals and sign-ups per day for the last 30 days. */
+  async getMetrics(): Promise<ProjectMetrics> {
+    return mapKeys(await this.adminRequest<Json>("/internal/metrics"), toCamel) as ProjectMetrics;
+  }
+
+  // ---------------------------------------------------------------- webhooks (WIRE.md §4.16, management API)
+
+  async listWebhookEventTypes(): Promise<string[]> {
+    const list = await this.adminRequest<{ items: { type: string }[] }>("/internal/webhooks/event-types");
+    return list.items.map((item) => item.type);
+  }
+
+  async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {
+    const list = await this.adminRequest<{ items: Json[] }>("/internal/webhooks/endpoints");
+    return list.items.map(webhookEndpointOf);
+  }
+
+  async createWebhookEndpoint(data: WebhookEndpointOptions & { url: string }): Promise<WebhookEndpoint> {
+    return webhookEndpointOf(
+      await this.adminRequest<Json>("/internal/webhooks/endpoints", jsonBody(webhookEndpointJson(data))),
+    );
+  }
+
+  async updateWebhookEndpoint(endpointId: string, data: WebhookEndpointOptions): Promise<WebhookEndpoint> {
+    return webhookEndpointOf(
+      await this.adminRequest<Json>(
+        `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}`,
+        patch(webhookEndpointJson(data)),
+      ),
+    );
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<void> {
+    await this.adminRequest(`/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}`, del);
+  }
+
+  async getWebhookEndpointSecret(endpointId: string): Promise<string> {
+    const path = `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}/secret`;
+    return (await this.adminRequest<{ secret: string }>(path)).secret;
+  }
+
+  /** A new signing secret; the old one stops being used at once. */
+  async rotateWebhookEndpointSecret(endpointId: string): Promise<string> {
+    const path = `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}/secret/rotate`;
+    return (await this.adminRequest<{ secret: string }>(path, jsonBody({}))).secret;
+  }
+
+  /** The endpoint's last 100 delivery attempts, newest first. */
+  async listWebhookAttempts(endpointId: string): Promise<WebhookAttempt[]> {
+    const path = `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}/attempts`;
+    const list = await this.adminRequest<{ items: Json[] }>(path);
+    return list.items.map(webhookAttemptOf);
+  }
+
+  /** Sends the `webhook.test` event to the endpoint at once and answers the attempt. */
+  async sendTestWebhook(endpointId: string): Promise<WebhookAttempt> {
+    const path = `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}/test`;
+    return webhookAttemptOf(await this.adminRequest<Json>(path, jsonBody({})));
   }
 
   /** A short-lived token for the webhook management API (WIRE.md §4.16). */

@@ -61,6 +61,25 @@ export type Project = {
   };
 };
 
+/** A project the signed-in internal user's teams own, with an admin app acting through their session. */
+export type OwnedProject = {
+  id: string;
+  displayName: string;
+  description: string | null;
+  createdAt: Date;
+  app: import("./admin-app.ts").StackAdminApp;
+};
+
+/** The signed-in user of project `internal` (the dashboard's operators): a CurrentUser that also owns projects. */
+export type CurrentInternalUser = CurrentUser & {
+  listOwnedProjects(): Promise<OwnedProject[]>;
+  createProject(options: {
+    displayName: string;
+    teamId: string;
+    description?: string;
+  }): Promise<OwnedProject>;
+};
+
 const projectOf = (json: ProjectJson): Project => ({
   id: json.id,
   displayName: json.display_name,
@@ -92,6 +111,8 @@ export class StackClientApp {
   protected readonly tokenStoreInit: TokenStoreInit;
   protected readonly publishableClientKey: string | undefined;
   private readonly redirectMethod: RedirectMethod;
+  /** How this app reaches the server (fetch, extra headers): the owned projects' admin apps reach it the same way. */
+  private readonly connection: Pick<ClientAppOptions, "fetch" | "extraRequestHeaders">;
   private readonly sessions = new Map<unknown, Session>();
   private readonly userObjects = new WeakMap<UserJson, CurrentUser>();
   private readonly userCache;
@@ -104,6 +125,7 @@ export class StackClientApp {
     this.urls = resolveUrls(options.urls ?? {});
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? "window" : "none");
     this.tokenStoreInit = options.tokenStore ?? null;
+    this.connection = { fetch: options.fetch, extraRequestHeaders: options.extraRequestHeaders };
     this.publishableClientKey = resolvePublishableClientKey(options.publishableClientKey);
     this.transport = createTransport({
       baseUrl: this.baseUrl,
@@ -581,7 +603,7 @@ export class StackClientApp {
    * What a user of the internal project (the dashboard's) can do beyond any user: the projects their teams own, each
    * with an admin app that acts through this user's session (WIRE.md §8).
    */
-  private internalUserCalls(session: Session) {
+  private internalUserCalls(session: Session): Omit<CurrentInternalUser, keyof CurrentUser> {
     const ownedProject = async (
       json: ProjectJson & { description?: string | null; created_at_millis?: number },
     ) => {
@@ -591,15 +613,17 @@ export class StackClientApp {
         projectId: json.id,
         projectJson: json,
         baseUrl: this.baseUrl,
+        ...this.connection,
         projectOwnerSession: { getTokens: async () => ({ accessToken: await session.getAccessToken() }) },
       });
-      return {
+      const owned: OwnedProject = {
         id: json.id,
         displayName: json.display_name,
         description: json.description ?? null,
         createdAt: new Date(json.created_at_millis ?? 0),
         app,
       };
+      return owned;
     };
     return {
       listOwnedProjects: async () => {

@@ -1,8 +1,24 @@
 // @gatehouse/sdk: client, server and admin apps for Gatehouse (and any server speaking Stack Auth's wire protocol),
 // named and shaped like Stack Auth's published SDK. Framework-agnostic: browsers and Node.
-export { type AdminAppOptions, StackAdminApp } from "./admin-app.ts";
+export {
+  type AdminAppOptions,
+  type ApiKeySet,
+  type ProjectMetrics,
+  type SentEmail,
+  StackAdminApp,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+  type WebhookEndpointOptions,
+} from "./admin-app.ts";
 export { DEFAULT_BASE_URL, SDK_VERSION } from "./app-options.ts";
-export { type ClientAppOptions, type GetUserOptions, type Project, StackClientApp } from "./client-app.ts";
+export {
+  type ClientAppOptions,
+  type CurrentInternalUser,
+  type GetUserOptions,
+  type OwnedProject,
+  type Project,
+  StackClientApp,
+} from "./client-app.ts";
 export {
   isKnownError,
   KnownError,

@@ -2,13 +2,37 @@
 // test server on a fresh database), with a project configured per suite. Navigations are recorded instead of
 // followed, and the project's e-mails are read from its outbox, the way a person reads their inbox.
 import { StackClientApp } from "@gatehouse/sdk";
-import { accessHeaders, createTestServer, type ProjectKeys } from "@gatehouse/server/testing/test-server";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+} from "@gatehouse/server/testing/test-server";
 
 export type LiveProjectConfig = Record<string, unknown>;
 
 export type LiveSetup = Awaited<ReturnType<typeof createLive>>;
 
 let addresses = 0;
+
+/**
+ * A fetch that hands requests to the test server's app without a socket. Each fetch function is one client
+ * address (X-Forwarded-For), so rate limits stay per test.
+ */
+export function inProcessFetch(server: TestServer): typeof fetch {
+  const address = `10.200.${(++addresses >> 8) & 255}.${addresses & 255}`;
+  return async (input, init) => {
+    const request = new Request(input as string, init);
+    const headers = new Headers(request.headers);
+    headers.set("x-forwarded-for", address);
+    const url = new URL(request.url);
+    return server.app.request(url.pathname + url.search, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.text(),
+    });
+  };
+}
 
 /** A test server and one project on it; `config` is the project's config (sign-in methods, flags). */
 export async function createLive(config: LiveProjectConfig = {}) {
@@ -23,19 +47,7 @@ export async function createLive(config: LiveProjectConfig = {}) {
       ...config,
     } as never,
   });
-  // Requests reach the app without a socket; each app gets its own client address so rate limits stay per test.
-  const address = `10.200.${(++addresses >> 8) & 255}.${addresses & 255}`;
-  const fetchApp: typeof fetch = async (input, init) => {
-    const request = new Request(input as string, init);
-    const headers = new Headers(request.headers);
-    headers.set("x-forwarded-for", address);
-    const url = new URL(request.url);
-    return server.app.request(url.pathname + url.search, {
-      method: request.method,
-      headers,
-      body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.text(),
-    });
-  };
+  const fetchApp = inProcessFetch(server);
 
   const navigations: string[] = [];
   const newApp = (urls: Record<string, string> = {}) =>

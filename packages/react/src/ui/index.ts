@@ -1,0 +1,18 @@
+// `@gatehouse/react/ui`: the bricks the handler pages are made of, for Gatehouse's own apps (the dashboard) to
+// look and behave the same: the scoped root, fields, buttons with progress, alerts, useAction, and tracked reads.
+export { track, type Tracked } from "../store.ts";
+export {
+  Alert,
+  Avatar,
+  Button,
+  Divider,
+  Field,
+  Link,
+  LinkButton,
+  Muted,
+  PageCard,
+  Root,
+  Section,
+  Spinner,
+} from "./primitives.tsx";
+export { type ErrorTexts, errorMessage, type OtherText, useAction } from "./use-action.ts";
