@@ -37,8 +37,8 @@ export function apiCaller(server: () => RunningServer): Call {
 }
 
 /**
- * A project made as the dashboard makes one, holding only the internal project's admin and publishable keys: an
- * operator account in the internal project, member of the team that owns it, signs in and creates `project` owned
+ * A project made as the dashboard makes one, holding only the internal project's admin and publishable keys: the
+ * internal project's first account, which thereby joins the team that owns it, signs in and creates `project` owned
  * by that team. Answers the created project and the operator's admin headers for it.
  */
 export async function operatorProject(
@@ -63,9 +63,9 @@ export async function operatorProject(
     },
     201,
   );
+  // The internal project's first user joins the team that owns it (a fresh server has no operator yet).
   const internal = await call("GET", "/projects/current", internalAdmin);
   const ownerTeamId = String(internal.owner_team_id);
-  await call("POST", `/team-memberships/${ownerTeamId}/${operator.id}`, internalAdmin, {}, 201);
   const session = await call("POST", "/auth/sessions", internalAdmin, { user_id: operator.id });
   const operatorToken = String(session.access_token);
 

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/bind.ts";
 import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
+import { registerDashboard } from "./http/dashboard.ts";
 import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
 import { registerApiKeyRoutes } from "./routes/api-keys.ts";
@@ -14,6 +15,7 @@ import { registerCodeRoutes } from "./routes/codes.ts";
 import { registerContactChannelRoutes } from "./routes/contact-channels.ts";
 import { registerEmailTemplateRoutes } from "./routes/email-templates.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
+import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerMfaRoutes } from "./routes/mfa.ts";
 import { registerOAuthRoutes } from "./routes/oauth.ts";
 import { registerPasskeyRoutes } from "./routes/passkeys.ts";
@@ -94,6 +96,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   registerMetaRoutes(app, deps);
   registerProjectRoutes(app, deps);
+  registerMetricsRoutes(app, deps);
   registerTokenRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerMfaRoutes(app, deps);
@@ -109,6 +112,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerApiKeyRoutes(app, deps);
   registerEmailTemplateRoutes(app, deps);
   registerWebhookRoutes(app, deps);
+  registerDashboard(app, deps.dashboardDir);
 
   app.notFound((c) => {
     const allowed = routePatterns.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method);

@@ -1,7 +1,9 @@
 // loadConfig: defaults, derived values, and refusal of invalid environment variables with a ConfigError that
 // names the variable.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, DEFAULT_DASHBOARD_DIR, loadConfig } from "./config.ts";
 
 const PCK = "pck_0123456789abcdefghjkmnpqrstvwxyz0123456789abc";
 const SSK = "ssk_0123456789abcdefghjkmnpqrstvwxyz0123456789abc";
@@ -30,6 +32,7 @@ describe("loadConfig defaults", () => {
       development: false,
       trustProxy: false,
       demoProject: false,
+      dashboardDir: DEFAULT_DASHBOARD_DIR,
       rateLimits: {
         enabled: true,
         limits: {
@@ -58,6 +61,16 @@ describe("loadConfig defaults", () => {
   it("creates the demo app's project only when asked to (npm start asks)", () => {
     expect(loadConfig({ GATEHOUSE_DEMO_PROJECT: "on" }).demoProject).toBe(true);
     expect(() => loadConfig({ GATEHOUSE_DEMO_PROJECT: "yes" })).toThrow(/GATEHOUSE_DEMO_PROJECT/);
+  });
+
+  it("serves the dashboard from apps/dashboard/dist unless GATEHOUSE_DASHBOARD_DIR names another folder", () => {
+    const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+    expect(DEFAULT_DASHBOARD_DIR).toBe(join(repoRoot, "apps", "dashboard", "dist"));
+    expect(loadConfig({}).dashboardDir).toBe(join(repoRoot, "apps", "dashboard", "dist"));
+    expect(loadConfig({ GATEHOUSE_DASHBOARD_DIR: "/srv/dashboard" }).dashboardDir).toBe("/srv/dashboard");
+    // A relative folder is taken from the working directory, as the operator typed it there.
+    expect(loadConfig({ GATEHOUSE_DASHBOARD_DIR: "build/dash" }).dashboardDir).toBe(resolve("build/dash"));
+    expect(() => loadConfig({ GATEHOUSE_DASHBOARD_DIR: "" })).toThrow(/GATEHOUSE_DASHBOARD_DIR/);
   });
 
   it("reads the instance's OAuth apps for shared providers, id and secret together", () => {

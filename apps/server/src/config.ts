@@ -1,10 +1,24 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
+
+/**
+ * The dashboard's build (apps/dashboard/dist), found from this module's own place so it does not depend on the
+ * working directory. A path string, not a URL object: DOM test environments replace the global URL.
+ */
+export const DEFAULT_DASHBOARD_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "dashboard",
+  "dist",
+);
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
@@ -37,6 +51,7 @@ const envSchema = z.object({
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
   GATEHOUSE_DEMO_PROJECT: z.enum(["on", "off"]).default("off"),
+  GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -80,6 +95,8 @@ export type Config = {
   seed: SeedSettings;
   /** Create the demo app's project (`npm start` runs the demo beside the server). */
   demoProject: boolean;
+  /** The dashboard's built files, served under /dashboard (an absolute path). */
+  dashboardDir: string;
   /** Credentials of shared OAuth providers, by provider id. */
   sharedOAuth: Record<string, OAuthCredentials>;
   webhooks: {
@@ -146,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     development: e.NODE_ENV === "development",
     trustProxy: e.GATEHOUSE_TRUST_PROXY,
     demoProject: e.GATEHOUSE_DEMO_PROJECT === "on",
+    dashboardDir: resolve(e.GATEHOUSE_DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

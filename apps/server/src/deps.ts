@@ -1,10 +1,12 @@
 // The composition root: every repository and service is built here once and passed down. No module singletons.
 import { hkdfSync } from "node:crypto";
 import { type Clock, systemClock } from "./clock.ts";
+import { DEFAULT_DASHBOARD_DIR } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox } from "./crypto/secret-box.ts";
 import { createApiKeysRepo } from "./db/api-keys-repo.ts";
 import type { Database } from "./db/client.ts";
+import { createMetricsRepo } from "./db/metrics-repo.ts";
 import { createOAuthAccountsRepo } from "./db/oauth-accounts-repo.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
 import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
@@ -25,6 +27,7 @@ import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
+import { createMetricsService } from "./services/metrics.ts";
 import { createMfaService } from "./services/mfa.ts";
 import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasskeyService } from "./services/passkeys.ts";
@@ -66,6 +69,8 @@ export type DepsOptions = {
   svix?: SvixSettings;
   /** The instance's credentials for shared OAuth providers; without them those use the development provider. */
   sharedOAuth?: Record<string, OAuthCredentials>;
+  /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
+  dashboardDir?: string;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -146,6 +151,7 @@ export function createDeps(options: DepsOptions) {
     logger,
     baseUrl: options.baseUrl,
     development: options.development ?? false,
+    dashboardDir: options.dashboardDir ?? DEFAULT_DASHBOARD_DIR,
     accessTokenLifetimeMs,
     projectsRepo,
     projectSecrets,
@@ -158,6 +164,7 @@ export function createDeps(options: DepsOptions) {
       secrets: projectSecrets,
     }),
     apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
+    metrics: createMetricsService({ repo: createMetricsRepo(db), clock }),
     signingKeys,
     usersRepo,
     teamsRepo,

@@ -1,4 +1,5 @@
 // The only file that opens a port: config -> data dir -> database -> migrate -> seed -> app -> listen.
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
     sharedOAuth: config.sharedOAuth,
+    dashboardDir: config.dashboardDir,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");
@@ -74,6 +76,12 @@ async function main(): Promise<void> {
       : "e-mail: no SMTP server, e-mails are kept in the development inbox (GET /api/v1/internal/emails)",
   );
 
+  if (!existsSync(join(config.dashboardDir, "index.html"))) {
+    logger.warn("the dashboard is not built: /dashboard answers 503 until `npm run build:dashboard` runs", {
+      dir: config.dashboardDir,
+    });
+  }
+
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port }, () => {
     logger.info("listening", { url: config.baseUrl, port: config.port });
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
         "",
         `Gatehouse is running at ${config.baseUrl}`,
         `  API:         ${config.baseUrl}/api/v1   (reference: ${config.baseUrl}/api/v1/docs)`,
+        `  Dashboard:   ${config.baseUrl}/dashboard`,
         "  Internal project keys (project id: internal):",
         `    publishable client key:  ${keys.publishableClientKey}`,
         `    secret server key:       ${keys.secretServerKey}`,

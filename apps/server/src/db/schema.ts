@@ -428,6 +428,8 @@ export const sessions = pgTable(
   (t) => [
     uniqueIndex("sessions_refresh_hash_idx").on(t.refreshTokenHash),
     index("sessions_user_idx").on(t.userId),
+    /** The overview's count of a project's active (unexpired) sessions. */
+    index("sessions_project_expires_idx").on(t.projectId, t.expiresAt),
   ],
 );
 

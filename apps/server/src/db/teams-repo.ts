@@ -117,6 +117,24 @@ export function createTeamsRepo(db: Db) {
       return rows.map((r) => r.teamId);
     },
 
+    /** Whether the team has any member (the primary key's index answers it). */
+    async hasMembers(executor: Db, teamId: string): Promise<boolean> {
+      const rows = await executor
+        .select({ userId: teamMembers.userId })
+        .from(teamMembers)
+        .where(eq(teamMembers.teamId, teamId))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /**
+     * Holds the team's membership lock until the transaction ends: transactions that must decide from the team's
+     * members (the internal project's first operator) take their turns instead of deciding from the same view.
+     */
+    async lockMemberships(tx: Db, teamId: string): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`team-members:${teamId}`}, 0))`);
+    },
+
     /** Inserts the membership; false when it already existed. */
     async insertMember(tx: Db, row: typeof teamMembers.$inferInsert): Promise<boolean> {
       const inserted = await tx.insert(teamMembers).values(row).onConflictDoNothing().returning();

@@ -126,6 +126,8 @@ async function seedOperator(
       project,
       email: { value: user.email, verified: true, usedForAuth: true },
       passwordHash,
+      // Joins the owner team below only when given internal access, and then with the member defaults.
+      mayBecomeFirstOperator: false,
     }));
   if (user.internalAccess) await deps.teams.addMember(tx, project, ownerTeamId, userId, "member");
 }

@@ -186,6 +186,19 @@ export function createTeamService(deps: {
       return true;
     },
 
+    /**
+     * Adds the user with the creator's defaults when the team has no member yet; false otherwise. The check is made
+     * again under the team's lock, so two transactions racing to be first cannot both see an empty team: the second
+     * waits, and its re-check reads the first one's committed member.
+     */
+    async addFirstMember(tx: Db, project: Project, teamId: string, userId: string): Promise<boolean> {
+      // Once the team has members (the usual case) no lock is needed: members are never first again.
+      if (await teamsRepo.hasMembers(tx, teamId)) return false;
+      await teamsRepo.lockMemberships(tx, teamId);
+      if (await teamsRepo.hasMembers(tx, teamId)) return false;
+      return service.addMember(tx, project, teamId, userId, "creator");
+    },
+
     /** Ends the membership with its direct grants; clears the team as the user's selection. */
     async removeMember(tx: Db, projectId: string, teamId: string, userId: string): Promise<void> {
       const removed = await teamsRepo.deleteMember(tx, teamId, userId);

@@ -9,6 +9,7 @@ import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
 import type { Project } from "./projects.ts";
+import { INTERNAL_PROJECT_ID } from "./seed.ts";
 import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
 
 /** Columns a creator may set beyond the ones NewUser names (the server's POST /users). */
@@ -36,6 +37,11 @@ export type NewUser = {
   isAnonymous?: boolean;
   displayName?: string | null;
   columns?: UserColumns;
+  /**
+   * False keeps the user out of the internal project's owner team even when it is the first (the seeded operator
+   * without internal access); otherwise the internal project's first real user joins it (`joinAsFirstOperator`).
+   */
+  mayBecomeFirstOperator?: boolean;
   /** Provider accounts to link (`oauth_providers` of POST /users; an OAuth sign-up adds the sealed tokens). */
   oauthProviders?: ({
     providerId: string;
@@ -112,6 +118,17 @@ export function createUserService(deps: {
   events: WebhookEvents;
   clock: Clock;
 }) {
+  /**
+   * The first operator owns Gatehouse: on a fresh instance nobody can administer the internal project until
+   * someone is in its owner team, so the first full user who signs up there (by any method) joins it as its
+   * creator would. Anonymous and restricted users never do: admin access refuses them, so they would only hold
+   * the seat. Once the team has a member (a seeded operator included), sign-ups change nothing.
+   */
+  async function joinAsFirstOperator(tx: Db, project: Project, userId: string): Promise<void> {
+    if (project.id !== INTERNAL_PROJECT_ID || !project.ownerTeamId) return;
+    await deps.teams.addFirstMember(tx, project, project.ownerTeamId, userId);
+  }
+
   const service = {
     /**
      * Inserts the user with its primary e-mail and linked provider accounts in the caller's transaction, with its
@@ -147,6 +164,9 @@ export function createUserService(deps: {
       if (project.config.create_team_on_sign_up && !input.isAnonymous) {
         await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
       }
+      if (!input.isAnonymous && !input.columns?.restrictedByAdmin && input.mayBecomeFirstOperator !== false) {
+        await joinAsFirstOperator(tx, project, id);
+      }
       await service.recordEvent(tx, project.id, id, "user.created");
       return id;
     },
@@ -178,11 +198,13 @@ export function createUserService(deps: {
      */
     async endAnonymity(tx: Db, project: Project, userId: string): Promise<void> {
       await deps.repo.update(tx, userId, { isAnonymous: false });
-      if (!project.config.create_team_on_sign_up) return;
       const user = await deps.repo.find(project.id, userId, tx);
       if (!user) throw KnownErrors.USER_NOT_FOUND();
-      const name = user.displayName ?? user.primaryEmail?.value ?? null;
-      await deps.teams.createPersonalTeam(tx, project, userId, name);
+      if (project.config.create_team_on_sign_up) {
+        const name = user.displayName ?? user.primaryEmail?.value ?? null;
+        await deps.teams.createPersonalTeam(tx, project, userId, name);
+      }
+      if (!user.restrictedByAdmin) await joinAsFirstOperator(tx, project, userId);
     },
 
     /** Records `user.created` or `user.updated` with the user as it now is in the transaction, and returns it. */

@@ -25,6 +25,8 @@ export async function createTestServer(
     development?: boolean;
     rateLimits?: RateLimitSettings;
     webhookAllowPrivateUrls?: boolean;
+    /** The dashboard build to serve under /dashboard (default: the repository's apps/dashboard/dist). */
+    dashboardDir?: string;
   } = {},
 ) {
   const database = await openTestDatabase();
@@ -41,6 +43,7 @@ export async function createTestServer(
     trustProxy: true,
     // Webhook receivers in tests listen on 127.0.0.1.
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls ?? true,
+    dashboardDir: options.dashboardDir,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

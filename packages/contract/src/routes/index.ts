@@ -31,6 +31,7 @@ import {
 import { contactChannelRoutes } from "./contact-channels.ts";
 import { emailTemplateRoutes } from "./email-templates.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
+import { getMetricsRoute } from "./metrics.ts";
 import { oauthRoutes } from "./oauth.ts";
 import { passkeyRoutes } from "./passkeys.ts";
 import { permissionDefinitionRoutes } from "./permission-definitions.ts";
@@ -46,6 +47,7 @@ export * from "./codes.ts";
 export * from "./contact-channels.ts";
 export * from "./email-templates.ts";
 export * from "./meta.ts";
+export * from "./metrics.ts";
 export * from "./oauth.ts";
 export * from "./passkeys.ts";
 export * from "./permission-definitions.ts";
@@ -62,6 +64,7 @@ export const allRoutes = [
   openApiRoute,
   docsRoute,
   ...projectRoutes,
+  getMetricsRoute,
   tokenRoute,
   passwordSignUpRoute,
   passwordSignInRoute,

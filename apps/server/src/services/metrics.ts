@@ -1,0 +1,41 @@
+// A project's overview figures [GO]: totals, active sessions, and sign-ups per UTC day over the last 30 days
+// ending today by the server's clock, with empty days filled in as zero.
+import { METRICS_SIGN_UP_DAYS, type ProjectMetrics } from "@gatehouse/contract";
+import type { Clock } from "../clock.ts";
+import type { MetricsRepo } from "../db/metrics-repo.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Midnight UTC of the day `at` falls in. */
+const startOfUtcDay = (at: Date) =>
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+
+export function createMetricsService(deps: { repo: MetricsRepo; clock: Clock }) {
+  return {
+    async of(projectId: string): Promise<ProjectMetrics> {
+      const now = deps.clock.now();
+      const tomorrow = new Date(startOfUtcDay(now).getTime() + DAY_MS);
+      const first = new Date(tomorrow.getTime() - METRICS_SIGN_UP_DAYS * DAY_MS);
+      const [userCounts, teams, sessions, byDay] = await Promise.all([
+        deps.repo.userCounts(projectId),
+        deps.repo.teamCount(projectId),
+        deps.repo.activeSessionCount(projectId, now),
+        deps.repo.signUpsByDay(projectId, first, tomorrow),
+      ]);
+      const counts = new Map(byDay.map((d) => [d.date, d.count]));
+      const days = Array.from({ length: METRICS_SIGN_UP_DAYS }, (_, i) => {
+        const date = new Date(first.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+        return { date, count: counts.get(date) ?? 0 };
+      });
+      return {
+        total_users: userCounts.users,
+        total_teams: teams,
+        active_sessions: sessions,
+        daily_sign_ups: days,
+        total_anonymous_users: userCounts.anonymous,
+      };
+    },
+  };
+}
+
+export type MetricsService = ReturnType<typeof createMetricsService>;

@@ -1,0 +1,32 @@
+// The overview metrics of a project [GO]: the dashboard's first page. Stack Auth has no such route; Gatehouse's
+// own SDK and dashboard call it.
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+
+/** Days in `daily_sign_ups`: the last 30 UTC days, today included. */
+export const METRICS_SIGN_UP_DAYS = 30;
+
+export const projectMetricsSchema = z.object({
+  /** Users that are not anonymous. */
+  total_users: z.number().int().nonnegative(),
+  total_teams: z.number().int().nonnegative(),
+  /** Sessions (refresh tokens) that have not expired; a revoked session no longer exists. */
+  active_sessions: z.number().int().nonnegative(),
+  /** Sign-ups of non-anonymous users per UTC day, oldest first, days without any included as 0. */
+  daily_sign_ups: z
+    .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), count: z.number().int().nonnegative() }))
+    .length(METRICS_SIGN_UP_DAYS),
+  total_anonymous_users: z.number().int().nonnegative(),
+});
+
+export type ProjectMetrics = z.infer<typeof projectMetricsSchema>;
+
+export const getMetricsRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/internal/metrics",
+  access: ["admin"],
+  summary:
+    "[GO] The project's overview figures: users, teams, active sessions, anonymous users, and sign-ups per UTC day over the last 30 days",
+  tag: "Projects",
+  response: { status: 200, kind: "json", schema: projectMetricsSchema },
+});
