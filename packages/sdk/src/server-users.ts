@@ -2,7 +2,7 @@
 // and the calls only servers may make (metadata, permissions, sessions for a user).
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
 import { contactChannel, type ServerTeam, serverTeam } from "./teams.ts";
-import { type TeamPermission, type UserUpdateOptions, userData, userUpdateJson } from "./users.ts";
+import { sessionOf, type TeamPermission, type UserUpdateOptions, userData, userUpdateJson } from "./users.ts";
 import type { ContactChannelJson, List, PermissionJson, SessionJson, TeamJson, UserJson } from "./wire.ts";
 
 export type ServerUserUpdateOptions = UserUpdateOptions & {
@@ -146,11 +146,14 @@ export function serverUser(ctx: ObjectContext, json: UserJson) {
     },
     async getActiveSessions() {
       const list = await ctx.request<List<SessionJson>>("/auth/sessions", { query: { user_id: json.id } });
-      return list.items.map((s) => ({
-        id: s.id,
-        createdAt: new Date(s.created_at),
-        isImpersonation: s.is_impersonation,
-      }));
+      return list.items.map(sessionOf);
+    },
+    /** Ends one of the user's sessions (its refresh token stops working at once). */
+    async revokeSession(sessionId: string) {
+      await ctx.request(`/auth/sessions/${encodeURIComponent(sessionId)}`, {
+        ...del,
+        query: { user_id: json.id },
+      });
     },
     /** A new session for this user (impersonation, tests, server-side sign-in); 1 year unless told otherwise. */
     async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}) {

@@ -97,7 +97,7 @@ export type ActiveSession = {
   isCurrentSession: boolean;
 };
 
-const sessionOf = (s: SessionJson): ActiveSession => ({
+export const sessionOf = (s: SessionJson): ActiveSession => ({
   id: s.id,
   userId: s.user_id,
   createdAt: new Date(s.created_at),

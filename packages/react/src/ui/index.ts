@@ -1,6 +1,6 @@
 // `@gatehouse/react/ui`: the bricks the handler pages are made of, for Gatehouse's own apps (the dashboard) to
 // look and behave the same: the scoped root, fields, buttons with progress, alerts, useAction, and tracked reads.
-export { track, type Tracked } from "../store.ts";
+export { type Tracked, track } from "../store.ts";
 export {
   Alert,
   Avatar,
