@@ -9,7 +9,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: ["packages/**/*.test.{ts,tsx}", "apps/dashboard/**/*.test.{ts,tsx}", ...databaseSuites], globalSetup },
+        test: {
+          name: "pglite",
+          include: ["packages/**/*.test.{ts,tsx}", "apps/dashboard/**/*.test.{ts,tsx}", ...databaseSuites],
+          globalSetup,
+        },
       },
       ...(process.env.DATABASE_URL
         ? [{ extends: true, test: { name: "postgres", include: databaseSuites, globalSetup } }]

@@ -1,10 +1,17 @@
-// `npm start`: the Gatehouse server and, beside it, the demo app (apps/demo) on its own project, for a developer to
-// try every page at once. The server's output passes through; once it is listening the demo is built and served,
-// and its URL printed. Ctrl-C stops both. GATEHOUSE_DEMO=off starts the server alone.
+// `npm start`: the Gatehouse server with its dashboard and, beside it, the demo app (apps/demo) on its own project,
+// for a developer to try every page at once. The dashboard is built first when its build is missing or stale (the
+// server serves it under /dashboard). The server's output passes through; once it is listening the demo is built
+// and served, and its URL printed. Ctrl-C stops both. GATEHOUSE_DEMO=off starts the server without the demo.
 import { spawn } from "node:child_process";
+import { buildDashboard, dashboardNeedsBuild } from "../apps/dashboard/build.ts";
 
 const demoWanted = process.env.GATEHOUSE_DEMO !== "off";
 const demoPort = Number(process.env.GATEHOUSE_DEMO_PORT ?? 8103);
+
+if (!process.env.GATEHOUSE_DASHBOARD_DIR && dashboardNeedsBuild()) {
+  process.stdout.write("Building the dashboard…\n");
+  await buildDashboard();
+}
 
 const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
   env: { ...process.env, GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off" },

@@ -1,0 +1,2 @@
+// Vite's module types (CSS imports).
+/// <reference types="vite/client" />

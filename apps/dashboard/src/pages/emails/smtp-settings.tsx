@@ -1,0 +1,202 @@
+// The project's sender: the instance's shared SMTP server, or its own ("standard") with the six settings, which a
+// test e-mail can try before they are saved. The password is part of the admin view, so it can be edited in place.
+import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
+import { type FormEvent, useState } from "react";
+import { invalidate, useQuery } from "../../data.ts";
+import { type ProjectScreenProps, projectKey } from "../../project.tsx";
+import { useFormAction } from "../form.ts";
+
+export type SmtpValues = {
+  host: string;
+  port: string;
+  username: string;
+  password: string;
+  senderName: string;
+  senderEmail: string;
+};
+type EmailConfig = { type: "shared" } | ({ type: "standard"; port: number } & Omit<SmtpValues, "port">);
+
+const FIELDS: [keyof SmtpValues, string, string][] = [
+  ["host", "SMTP host", "text"],
+  ["port", "Port", "text"],
+  ["username", "Username", "text"],
+  ["password", "Password", "password"],
+  ["senderName", "Sender name", "text"],
+  ["senderEmail", "Sender e-mail address", "email"],
+];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The field errors of standard settings; every field is required, the port is 1–65535. */
+export function smtpErrors(values: SmtpValues): Partial<Record<keyof SmtpValues, string>> {
+  const errors: Partial<Record<keyof SmtpValues, string>> = {};
+  for (const [key, label] of FIELDS) if (!values[key].trim()) errors[key] = `${label} is required.`;
+  const port = Number(values.port.trim());
+  if (!errors.port && !(Number.isInteger(port) && port >= 1 && port <= 65535))
+    errors.port = "The port is a whole number from 1 to 65535.";
+  if (!errors.senderEmail && !EMAIL.test(values.senderEmail.trim()))
+    errors.senderEmail = "Enter an e-mail address such as noreply@example.com.";
+  return errors;
+}
+
+const standardConfig = (values: SmtpValues) => ({
+  host: values.host.trim(),
+  port: Number(values.port.trim()),
+  username: values.username,
+  password: values.password,
+  senderName: values.senderName.trim(),
+  senderEmail: values.senderEmail.trim(),
+});
+
+/** The project's admin view, shared with the other settings screens. */
+export const useAdminProject = ({ project }: ProjectScreenProps) =>
+  useQuery(projectKey(project, "project"), () => project.app.getProject());
+
+export function SmtpSettings({ project }: ProjectScreenProps) {
+  const adminProject = useAdminProject({ project });
+  const saved = (adminProject.config as { emailConfig?: EmailConfig }).emailConfig ?? { type: "shared" };
+  const [type, setType] = useState<"shared" | "standard">(saved.type);
+  const [values, setValues] = useState<SmtpValues>(
+    saved.type === "standard"
+      ? { ...saved, port: String(saved.port) }
+      : { host: "", port: "587", username: "", password: "", senderName: "", senderEmail: "" },
+  );
+  const [errors, setErrors] = useState<Partial<Record<keyof SmtpValues, string>>>({});
+  const [savedNote, setSavedNote] = useState(false);
+
+  const save = useFormAction(async () => {
+    const emailConfig = type === "shared" ? { type } : { type, ...standardConfig(values) };
+    await adminProject.update({ config: { emailConfig } });
+    invalidate(projectKey(project, "project"));
+    setSavedNote(true);
+  });
+
+  /** Validates standard settings, focusing the first invalid field; answers whether they are fine. */
+  const validate = (form: HTMLElement | null) => {
+    const found = smtpErrors(values);
+    setErrors(found);
+    const first = FIELDS.findIndex(([key]) => found[key]);
+    if (first >= 0) form?.querySelectorAll<HTMLInputElement>("input.gh-input")[first]?.focus();
+    return first < 0;
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSavedNote(false);
+    if (type === "standard" && !validate(event.currentTarget)) return;
+    void save.run();
+  };
+
+  return (
+    <section className="dash-panel" aria-labelledby="smtp-settings">
+      <h2 id="smtp-settings">Sending</h2>
+      <form className="dash-form" noValidate onSubmit={onSubmit} id="smtp-form">
+        <fieldset className="dash-radios">
+          <legend>E-mail server</legend>
+          <label>
+            <input
+              type="radio"
+              name="email-server"
+              checked={type === "shared"}
+              onChange={() => setType("shared")}
+            />{" "}
+            Shared (the instance's server and sender)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="email-server"
+              checked={type === "standard"}
+              onChange={() => setType("standard")}
+            />{" "}
+            Your own SMTP server
+          </label>
+        </fieldset>
+        {type === "shared" && (
+          <Muted>
+            Without an SMTP server for the instance, e-mails are kept in the outbox below (the development
+            inbox).
+          </Muted>
+        )}
+        {type === "standard" && (
+          <div className="dash-smtp-fields">
+            {FIELDS.map(([key, label, inputType]) => (
+              <Field
+                key={key}
+                label={label}
+                type={inputType}
+                inputMode={key === "port" ? "numeric" : undefined}
+                autoComplete={key === "password" ? "new-password" : "off"}
+                value={values[key]}
+                error={errors[key]}
+                onChange={(event) => setValues({ ...values, [key]: event.target.value })}
+              />
+            ))}
+          </div>
+        )}
+        {save.error && <Alert>{save.error}</Alert>}
+        {savedNote && !save.pending && !save.error && <Alert kind="success">E-mail settings saved.</Alert>}
+        <div>
+          <Button type="submit" variant="primary" pending={save.pending}>
+            Save e-mail settings
+          </Button>
+        </div>
+      </form>
+      {type === "standard" && (
+        <TestEmail
+          project={project}
+          values={values}
+          validate={() => validate(document.getElementById("smtp-form"))}
+        />
+      )}
+    </section>
+  );
+}
+
+function TestEmail({
+  project,
+  values,
+  validate,
+}: ProjectScreenProps & { values: SmtpValues; validate: () => boolean }) {
+  const [recipient, setRecipient] = useState("");
+  const [recipientError, setRecipientError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ ok: true } | { ok: false; message: string } | null>(null);
+  const send = useFormAction(async () => {
+    const answer = await project.app.sendTestEmail({
+      recipientEmail: recipient.trim(),
+      emailConfig: standardConfig(values),
+    });
+    setResult(answer.status === "ok" ? { ok: true } : { ok: false, message: answer.errorMessage });
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setResult(null);
+    const error = EMAIL.test(recipient.trim()) ? null : "Enter the address to send the test e-mail to.";
+    setRecipientError(error);
+    if (error) event.currentTarget.querySelector<HTMLInputElement>("input")?.focus();
+    else if (validate()) void send.run();
+  };
+
+  return (
+    <form className="dash-form dash-test-email" noValidate onSubmit={onSubmit}>
+      <h3>Send a test e-mail</h3>
+      <Muted>Tries the settings above (saved or not) by sending one e-mail now.</Muted>
+      <Field
+        label="Test recipient"
+        type="email"
+        value={recipient}
+        error={recipientError}
+        onChange={(event) => setRecipient(event.target.value)}
+      />
+      {send.error && <Alert>{send.error}</Alert>}
+      {result?.ok && <Alert kind="success">The test e-mail was accepted by the SMTP server.</Alert>}
+      {result && !result.ok && <Alert>The test e-mail failed: {result.message}</Alert>}
+      <div>
+        <Button type="submit" pending={send.pending}>
+          Send test e-mail
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+// What the dashboard's forms share: useAction with the dashboard's wording of the server's plain-text refusals
+// (a 400 whose body is a sentence, such as a production-mode problem), shown in place like any known error.
+import { StatusError } from "@gatehouse/react";
+import { type ErrorTexts, useAction } from "@gatehouse/react/ui";
+
+/** The server's own sentence for a refusal that is not a catalogue error. */
+const plainRefusal = (error: unknown) =>
+  error instanceof StatusError && error.status < 500 && error.body ? error.body : null;
+
+export function useFormAction<Args extends unknown[]>(
+  action: (...args: Args) => Promise<void>,
+  texts: ErrorTexts = {},
+) {
+  return useAction(action, texts, plainRefusal);
+}

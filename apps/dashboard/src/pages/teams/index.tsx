@@ -1,0 +1,160 @@
+// The project's teams: a table (the server lists every team at once, oldest first, with no search or paging, so the
+// filter and the pages are the browser's), and the form that creates a team, optionally with a creator.
+import { Alert, Button, Field, Root } from "@gatehouse/react/ui";
+import { type FormEvent, useDeferredValue, useState } from "react";
+import { invalidate, useQuery } from "../../data.ts";
+import { ScreenHeader } from "../../layout.tsx";
+import { type ProjectScreenProps, projectKey } from "../../project.tsx";
+import { Link } from "../../router.tsx";
+import { useFormAction } from "../form.ts";
+import { focusFirst, looksLikeUuid, Part, when } from "../users/bricks.tsx";
+
+const PAGE_SIZE = 50;
+
+export const teamsKey = (project: { id: string }) => projectKey(project, "teams", "all");
+
+export function TeamsPage({ project }: ProjectScreenProps) {
+  const [filter, setFilter] = useState("");
+  const [creating, setCreating] = useState(false);
+  const deferred = useDeferredValue(filter.trim().toLowerCase());
+  return (
+    <Root>
+      <ScreenHeader title="Teams">
+        <Button variant="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+          New team
+        </Button>
+      </ScreenHeader>
+      {creating && <CreateTeam project={project} onClose={() => setCreating(false)} />}
+      <div className="dash-toolbar">
+        <Field
+          label="Filter teams"
+          type="search"
+          value={filter}
+          placeholder="Name or id"
+          onChange={(event) => setFilter(event.target.value)}
+        />
+      </div>
+      <Part label="teams" reads={teamsKey(project)}>
+        <TeamsTable project={project} filter={deferred} />
+      </Part>
+    </Root>
+  );
+}
+
+function TeamsTable({ project, filter }: ProjectScreenProps & { filter: string }) {
+  const teams = useQuery(teamsKey(project), () => project.app.listTeams());
+  const [page, setPage] = useState(0);
+  const shown = filter
+    ? teams.filter((team) => team.displayName.toLowerCase().includes(filter) || team.id === filter)
+    : teams;
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  if (teams.length === 0) return <p className="dash-panel dash-muted">No teams yet.</p>;
+  if (shown.length === 0) return <p className="dash-panel dash-muted">No team matches “{filter}”.</p>;
+  return (
+    <div>
+      <table className="dash-table">
+        <caption className="dash-sr-only">Teams, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Team id</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((team) => (
+            <tr key={team.id}>
+              <td>
+                <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
+              </td>
+              <td className="dash-mono">{team.id}</td>
+              <td>{when(team.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {pages > 1 && (
+        <nav className="dash-pager" aria-label="Pages of teams">
+          <Button disabled={current === 0} onClick={() => setPage(current - 1)}>
+            Previous page
+          </Button>
+          <span className="dash-muted">
+            Page {current + 1} of {pages}
+          </span>
+          <Button disabled={current === pages - 1} onClick={() => setPage(current + 1)}>
+            Next page
+          </Button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+type Errors = { name?: string; creator?: string };
+
+function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [creator, setCreator] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
+  const create = useFormAction(
+    async () => {
+      const team = await project.app.createTeam({
+        displayName: name.trim(),
+        creatorUserId: creator.trim() || undefined,
+      });
+      invalidate(projectKey(project, "teams"), projectKey(project, "users"));
+      setCreated({ id: team.id, name: team.displayName });
+      setName("");
+      setCreator("");
+    },
+    { USER_ID_DOES_NOT_EXIST: () => "There is no user with this id in the project." },
+  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found: Errors = {};
+    if (!name.trim()) found.name = "Give the team a name.";
+    if (creator.trim() && !looksLikeUuid(creator.trim()))
+      found.creator = "A user id looks like 8-4-4-4-12 hex digits.";
+    setErrors(found);
+    setCreated(null);
+    if (Object.keys(found).length > 0) focusFirst(event.currentTarget, Object.keys(found));
+    else void create.run();
+  };
+  return (
+    <section className="dash-panel" aria-labelledby="create-team">
+      <h2 id="create-team">New team</h2>
+      <form className="dash-form" noValidate onSubmit={onSubmit}>
+        <Field
+          label="Team name"
+          name="name"
+          value={name}
+          maxLength={256}
+          error={errors.name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <Field
+          label="Creator's user id (optional)"
+          name="creator"
+          value={creator}
+          error={errors.creator}
+          hint="The creator becomes a member with the project's default permissions for team creators."
+          onChange={(event) => setCreator(event.target.value)}
+        />
+        {create.error && <Alert>{create.error}</Alert>}
+        {created && (
+          <p className="gh-alert gh-success" role="status">
+            Created <Link to={`/projects/${project.id}/teams/${created.id}`}>{created.name}</Link>.
+          </p>
+        )}
+        <div className="dash-actions">
+          <Button type="submit" variant="primary" pending={create.pending}>
+            Create team
+          </Button>
+          <Button onClick={onClose}>Close</Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+// The project's webhooks: the endpoints that receive its events (add, edit, enable/disable, delete), their signing
+// secrets, test events and recent delivery attempts. Gatehouse delivers the events itself (WIRE.md §4.16).
+import { Button, Muted, Root } from "@gatehouse/react/ui";
+import { useState } from "react";
+import { invalidate, useQuery } from "../data.ts";
+import { ScreenHeader } from "../layout.tsx";
+import type { ProjectScreenProps } from "../project.tsx";
+import { Loading } from "./delivery/boundary.tsx";
+import { EndpointCard, webhooksKey } from "./delivery/webhook-endpoint.tsx";
+import { EndpointForm } from "./delivery/webhook-form.tsx";
+
+export function WebhooksPage({ project }: ProjectScreenProps) {
+  const [adding, setAdding] = useState(false);
+  return (
+    <Root>
+      <ScreenHeader title="Webhooks">
+        {!adding && (
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add endpoint
+          </Button>
+        )}
+      </ScreenHeader>
+      <Muted>
+        Each event is sent as a signed JSON POST (Svix-compatible) to every enabled endpoint whose filter
+        matches, with retries for about a day.
+      </Muted>
+      {adding && (
+        <section className="dash-panel" aria-labelledby="add-endpoint">
+          <h2 id="add-endpoint">Add an endpoint</h2>
+          <Loading what="Event types">
+            <EndpointForm
+              project={project}
+              submitLabel="Add endpoint"
+              onCancel={() => setAdding(false)}
+              onSubmit={async (values) => {
+                await project.app.createWebhookEndpoint(values);
+                invalidate(webhooksKey(project, "endpoints"));
+                setAdding(false);
+              }}
+            />
+          </Loading>
+        </section>
+      )}
+      <Loading what="Endpoints" onRetry={() => invalidate(webhooksKey(project, "endpoints"))}>
+        <Endpoints project={project} />
+      </Loading>
+    </Root>
+  );
+}
+
+function Endpoints({ project }: ProjectScreenProps) {
+  const endpoints = useQuery(webhooksKey(project, "endpoints"), () => project.app.listWebhookEndpoints());
+  if (endpoints.length === 0)
+    return (
+      <section className="dash-panel">
+        <Muted>No endpoints yet. Add one to receive the project's events.</Muted>
+      </section>
+    );
+  return (
+    <div className="dash-endpoints">
+      {endpoints.map((endpoint) => (
+        <EndpointCard key={endpoint.id} project={project} endpoint={endpoint} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// The dashboard is an app of the internal project, on the server that serves it: operators sign in with the handler
+// pages under /dashboard/handler, and manage projects through admin apps that act with their session.
+import { StackClientApp } from "@gatehouse/react";
+
+export const BASE = "/dashboard";
+
+export const stackApp = new StackClientApp({
+  projectId: "internal",
+  baseUrl: window.location.origin,
+  tokenStore: "cookie",
+  urls: {
+    handler: `${BASE}/handler`,
+    home: `${BASE}/`,
+    afterSignIn: `${BASE}/projects`,
+    afterSignOut: `${BASE}/`,
+  },
+});

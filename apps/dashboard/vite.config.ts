@@ -1,0 +1,10 @@
+// The dashboard's Vite configuration: a static build under /dashboard/ that the Gatehouse server serves
+// (apps/server: GATEHOUSE_DASHBOARD_DIR, default this folder's dist/). It talks to the server that serves it.
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  base: "/dashboard/",
+  plugins: [react()],
+  build: { outDir: "dist", emptyOutDir: true },
+});
