@@ -229,6 +229,31 @@ describe("the dashboard, from sign-up to a configured project", () => {
     await screenshot("production-mode");
   });
 
+  it("shows every section of the project (a screenshot of each)", async () => {
+    for (const section of [
+      "Overview",
+      "Users",
+      "Teams",
+      "Team permissions",
+      "Authentication",
+      "Domains & production",
+      "E-mails",
+      "API keys",
+      "Webhooks",
+    ]) {
+      await page
+        .getByRole("navigation", { name: "Project sections" })
+        .getByRole("link", { name: section })
+        .click();
+      await page
+        .getByRole("heading", { level: 1, name: section === "Overview" ? "Shop" : section })
+        .waitFor();
+      // Each section's reads have settled: nothing is loading any more.
+      await expect.poll(() => page.getByText("Loading…").count()).toBe(0);
+      await screenshot(`section-${section.toLowerCase().replace(/\W+/g, "-")}`);
+    }
+  });
+
   it("reads well in dark mode at 1024 px", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: "dark" });
     const dark = await context.newPage();
