@@ -1,7 +1,8 @@
 // The Gatehouse dashboard: an app of the internal project, served by the server under /dashboard. Handler pages
 // (sign-in, sign-up, account settings…) under /dashboard/handler; every other path is a dashboard screen.
 import { StackHandler, StackProvider } from "@gatehouse/react";
-import { Component, type ReactNode, StrictMode, Suspense } from "react";
+import { ErrorBoundary } from "@gatehouse/react/ui";
+import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import "./dashboard.css";
 import { usePath } from "./router.tsx";
@@ -12,7 +13,7 @@ function Dashboard() {
   const path = usePath();
   if (path === "/handler" || path.startsWith("/handler/")) return <StackHandler />;
   return (
-    <ErrorBoundary key={path}>
+    <ErrorBoundary key={path} fallback={failure}>
       <Suspense fallback={<p className="dash-loading">Loading…</p>}>
         <Route path={path} />
       </Suspense>
@@ -21,24 +22,15 @@ function Dashboard() {
 }
 
 /** A screen that failed to load says so, with the reason, instead of leaving the page blank. */
-class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <div className="dash-failure" role="alert">
-        <h1>This screen could not be loaded</h1>
-        <p>{this.state.error.message}</p>
-        <button type="button" onClick={() => window.location.reload()}>
-          Reload
-        </button>
-      </div>
-    );
-  }
-}
+const failure = (error: Error) => (
+  <div className="dash-failure" role="alert">
+    <h1>This screen could not be loaded</h1>
+    <p>{error.message}</p>
+    <button type="button" onClick={() => window.location.reload()}>
+      Reload
+    </button>
+  </div>
+);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element.");

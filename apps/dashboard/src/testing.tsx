@@ -1,11 +1,15 @@
 // For the dashboard's component tests: the real server app in process with an operator signed in to the internal
-// project (memory token store) who owns one fresh project, and a render helper that mounts a screen the way the
-// dashboard does (provider, Suspense, error boundary). Admin calls go through the operator's session, as in use.
-import { type CurrentInternalUser, type OwnedProject, StackClientApp, StackProvider } from "@gatehouse/react";
+// project (memory token store) who owns one fresh project, the hooks that give a test file one of those for all its
+// tests, and a render helper that mounts a screen the way the dashboard does (provider, Suspense, error boundary).
+// Admin calls go through the operator's session, as in use.
+import { type CurrentInternalUser, type OwnedProject, StackClientApp } from "@gatehouse/react";
 import { inProcessFetch } from "@gatehouse/react/test-support/live.ts";
 import { createTestServer } from "@gatehouse/server/testing/test-server";
-import { act, render } from "@testing-library/react";
-import { Component, type ReactNode, Suspense } from "react";
+import { cleanup } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+/** Mounts a screen as the dashboard would, and lets suspended reads settle before the test looks. */
+export { renderWithApp as renderScreen } from "@gatehouse/react/test-support/render.tsx";
 
 let operators = 0;
 
@@ -32,27 +36,23 @@ export async function createDashboardLive(config: Record<string, unknown> = {}) 
   return { server, app, operator, project, close: () => server.close() };
 }
 
-class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    return this.state.error ? <p>thrown: {this.state.error.message}</p> : this.props.children;
-  }
-}
+export type DashboardLive = Awaited<ReturnType<typeof createDashboardLive>>;
 
-/** Mounts `element` as the dashboard would, and lets suspended reads settle before the test looks. */
-export async function renderScreen(app: StackClientApp, element: ReactNode) {
-  let result: ReturnType<typeof render> | undefined;
-  await act(async () => {
-    result = render(
-      <StackProvider app={app}>
-        <Boundary>
-          <Suspense fallback={<p>loading</p>}>{element}</Suspense>
-        </Boundary>
-      </StackProvider>,
-    );
+/**
+ * One live for all the tests of a file: made before them (`config` as for createDashboardLive), closed after them,
+ * and each test's screen unmounted after it. Returns the live's getter, for tests and later hooks.
+ */
+export function dashboardLiveSuite(config: Record<string, unknown> = {}): () => DashboardLive {
+  let live: DashboardLive | undefined;
+  beforeAll(async () => {
+    live = await createDashboardLive(config);
   });
-  return result as ReturnType<typeof render>;
+  afterAll(async () => {
+    await live?.close();
+  });
+  afterEach(cleanup);
+  return () => {
+    if (!live) throw new Error("The live is made in beforeAll: use it in tests and hooks.");
+    return live;
+  };
 }

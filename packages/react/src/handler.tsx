@@ -2,14 +2,7 @@
 // the browser's path, with no router. A page the app moved elsewhere (urls.signIn = "/login") is sent there with its
 // query; an unknown name gets the error page. Pages suspend while they load: one loading card stands in for them.
 import { handlerUrl, type StackClientApp } from "@gatehouse/sdk";
-import {
-  Component,
-  type ComponentType,
-  type ReactNode,
-  Suspense,
-  useEffect,
-  useSyncExternalStore,
-} from "react";
+import { type ComponentType, Suspense, useEffect, useSyncExternalStore } from "react";
 import { useTranslation } from "./i18n.ts";
 import { AccountSettings } from "./pages/account-settings/index.tsx";
 import {
@@ -26,6 +19,7 @@ import {
 } from "./pages/auth/index.ts";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
 import { StackProvider, useOptionalStackContext, useStackApp } from "./provider.tsx";
+import { ErrorBoundary } from "./ui/error-boundary.tsx";
 import { FullPageContext, PageCard, Spinner } from "./ui/primitives.tsx";
 
 /** The page of each handler path, by the SDK's URL name (HandlerUrls). */
@@ -81,12 +75,13 @@ function HandlerRoutes({ location }: { location?: string }) {
   const configured = handlerUrl(app.urls, name);
   // The app gave this page a URL of its own: the handler's default path forwards there.
   if (configured !== `${base}/${rest}`) return <Forward to={configured} />;
+  // What a page throws unexpectedly is shown on the error page instead of an empty screen.
   return (
-    <PageBoundary>
+    <ErrorBoundary fallback={(error) => <ErrorPage message={error.message} />}>
       <Suspense fallback={<Loading />}>
         <Page />
       </Suspense>
-    </PageBoundary>
+    </ErrorBoundary>
   );
 }
 
@@ -104,15 +99,4 @@ function Loading() {
       <Spinner label={t("common.loading")} />
     </PageCard>
   );
-}
-
-/** What a page throws unexpectedly is shown on the error page instead of an empty screen. */
-class PageBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    return this.state.error ? <ErrorPage message={this.state.error.message} /> : this.props.children;
-  }
 }

@@ -1,26 +1,18 @@
 // @vitest-environment happy-dom
 // The API keys screen against the real server: the form is validated, a new key set is revealed once (with copy
 // buttons), the list shows the last four characters of each key, and revoking asks first.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { ApiKeysPage } from "./api-keys.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 describe("the API keys screen", () => {
   it("creates keys, reveals them once, lists their last four and revokes them", async () => {
     const user = userEvent.setup();
-    await renderScreen(live.app, <ApiKeysPage project={live.project} />);
+    await renderScreen(live().app, <ApiKeysPage project={live().project} />);
 
     // Nothing chosen, no description: both are said, the checkboxes get the focus.
     await user.click(screen.getByRole("checkbox", { name: /Publishable client key/ }));
@@ -38,7 +30,7 @@ describe("the API keys screen", () => {
 
     const reveal = await screen.findByRole("region", { name: "New keys: CI server" });
     expect(within(reveal).getByText("Copy these keys now. They will not be shown again.")).toBeTruthy();
-    expect(within(reveal).getByText(live.project.id)).toBeTruthy();
+    expect(within(reveal).getByText(live().project.id)).toBeTruthy();
     expect(within(reveal).queryByText(/^pck_/)).toBeNull();
     const secret = within(reveal).getByText(/^ssk_[0-9a-z]{45}$/).textContent as string;
     const admin = within(reveal).getByText(/^sak_[0-9a-z]{45}$/).textContent as string;
@@ -61,12 +53,14 @@ describe("the API keys screen", () => {
     expect(within(row).getByText("Revoke these keys for good?")).toBeTruthy();
     await user.click(within(row).getByRole("button", { name: "Cancel" }));
     expect(
-      (await live.project.app.listInternalApiKeys()).find((s) => s.description === "CI server")?.isValid(),
+      (await live().project.app.listInternalApiKeys()).find((s) => s.description === "CI server")?.isValid(),
     ).toBe(true);
     await user.click(within(row).getByRole("button", { name: "Revoke CI server" }));
     await user.click(within(row).getByRole("button", { name: "Revoke" }));
     await waitFor(() => expect(within(row).getByText("Revoked")).toBeTruthy());
-    const revoked = (await live.project.app.listInternalApiKeys()).find((s) => s.description === "CI server");
+    const revoked = (await live().project.app.listInternalApiKeys()).find(
+      (s) => s.description === "CI server",
+    );
     expect(revoked?.whyInvalid()).toBe("manually-revoked");
   });
 });

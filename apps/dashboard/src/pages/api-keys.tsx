@@ -6,8 +6,8 @@ import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
-import { Loading } from "./delivery/boundary.tsx";
-import { ConfirmButton, dateTime } from "./delivery/confirm.tsx";
+import { ConfirmButton, Part } from "./bricks.tsx";
+import { dateTime } from "./delivery/confirm.tsx";
 import { useFormAction } from "./form.ts";
 
 const KEY_TYPES = [
@@ -44,9 +44,9 @@ export function ApiKeysPage({ project }: ProjectScreenProps) {
       )}
       <section className="dash-panel" aria-labelledby="api-key-list">
         <h2 id="api-key-list">Key sets</h2>
-        <Loading what="API keys" onRetry={() => invalidate(keysKey(project))}>
+        <Part label="API keys" reads={keysKey(project)}>
           <KeyList project={project} />
-        </Loading>
+        </Part>
       </section>
     </Root>
   );

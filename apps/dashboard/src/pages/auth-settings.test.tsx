@@ -1,39 +1,31 @@
 // @vitest-environment happy-dom
 // The authentication screen against the real server: a switch saved and seen by the project's client view, and
 // OAuth providers added (a standard one needs its client id and secret), disabled, changed and removed.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { AuthSettingsPage } from "./auth-settings.tsx";
 import type { SettingsConfig } from "./settings/project-settings.ts";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 /** The project as its sign-in pages see it. */
 async function clientView() {
-  const response = await live.server.request("/api/v1/projects/current", {
-    headers: { "x-stack-project-id": live.project.id, "x-stack-access-type": "client" },
+  const response = await live().server.request("/api/v1/projects/current", {
+    headers: { "x-stack-project-id": live().project.id, "x-stack-access-type": "client" },
   });
   expect(response.status).toBe(200);
   return (await response.json()) as { config: Record<string, unknown> };
 }
 
 const providers = async () =>
-  ((await live.project.app.getProject()).config as unknown as SettingsConfig).oauthProviders;
+  ((await live().project.app.getProject()).config as unknown as SettingsConfig).oauthProviders;
 
 describe("the authentication screen", () => {
   it("saves the magic-link switch, which the project's client view then shows", async () => {
     expect((await clientView()).config.magic_link_enabled).toBe(false);
-    await renderScreen(live.app, <AuthSettingsPage project={live.project} />);
+    await renderScreen(live().app, <AuthSettingsPage project={live().project} />);
     const user = userEvent.setup();
     const magicLink = screen.getByRole("switch", { name: /Magic link/ }) as HTMLInputElement;
     expect(magicLink.checked).toBe(false);
@@ -49,7 +41,7 @@ describe("the authentication screen", () => {
   });
 
   it("refuses a standard provider without its secret, then saves it with both keys", async () => {
-    await renderScreen(live.app, <AuthSettingsPage project={live.project} />);
+    await renderScreen(live().app, <AuthSettingsPage project={live().project} />);
     expect(screen.getByText(/No OAuth providers yet/)).toBeTruthy();
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Add provider" }));
@@ -82,7 +74,7 @@ describe("the authentication screen", () => {
   });
 
   it("adds a shared provider and an OpenID Connect one, disables and removes them", async () => {
-    await renderScreen(live.app, <AuthSettingsPage project={live.project} />);
+    await renderScreen(live().app, <AuthSettingsPage project={live().project} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Add provider" }));
     let form = screen.getByRole("form", { name: "Add a provider" });

@@ -1,25 +1,17 @@
 // @vitest-environment happy-dom
 // The domains screen against the real server: trusted domains added, changed and removed, and production mode
 // refused with the spec's words while localhost is allowed, then turned on once the problems are fixed.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { DomainsPage } from "./domains.tsx";
 import type { SettingsConfig } from "./settings/project-settings.ts";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 const stored = async () => {
-  const project = await live.project.app.getProject();
+  const project = await live().project.app.getProject();
   const production = (project as { isProductionMode?: unknown }).isProductionMode;
   return { config: project.config as unknown as SettingsConfig, production };
 };
@@ -38,7 +30,7 @@ async function addDomain(domain: string, handlerPath?: string) {
 
 describe("the domains screen", () => {
   it("adds, changes and removes trusted domains", async () => {
-    await renderScreen(live.app, <DomainsPage project={live.project} />);
+    await renderScreen(live().app, <DomainsPage project={live().project} />);
     expect(screen.getByText(/No trusted domains yet/)).toBeTruthy();
     const form = screen.getByRole("form", { name: "Add a domain" });
     await addDomain("shop.example.com");
@@ -79,7 +71,7 @@ describe("the domains screen", () => {
   });
 
   it("refuses production mode while localhost is allowed, in the spec's words, and allows it once fixed", async () => {
-    await renderScreen(live.app, <DomainsPage project={live.project} />);
+    await renderScreen(live().app, <DomainsPage project={live().project} />);
     const user = userEvent.setup();
     const production = screen.getByRole("switch", { name: /Production mode/ }) as HTMLInputElement;
     await user.click(production);

@@ -4,7 +4,7 @@ import { StatusError } from "@gatehouse/react";
 import { type ErrorTexts, useAction } from "@gatehouse/react/ui";
 
 /** The server's own sentence for a refusal that is not a catalogue error. */
-const plainRefusal = (error: unknown) =>
+export const plainRefusal = (error: unknown) =>
   error instanceof StatusError && error.status < 500 && error.body ? error.body : null;
 
 export function useFormAction<Args extends unknown[]>(

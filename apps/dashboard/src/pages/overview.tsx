@@ -6,7 +6,7 @@ import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { Link } from "../router.tsx";
-import { Loading } from "./delivery/boundary.tsx";
+import { Part } from "./bricks.tsx";
 
 const metricsKey = (project: { id: string }) => projectKey(project, "metrics");
 
@@ -31,9 +31,9 @@ export function Overview({ project }: ProjectScreenProps) {
         </ScreenHeader>
       </Root>
       {project.description && <p className="dash-muted">{project.description}</p>}
-      <Loading what="Figures" onRetry={() => invalidate(metricsKey(project))}>
+      <Part label="figures" reads={metricsKey(project)}>
         <Figures project={project} />
-      </Loading>
+      </Part>
       <section className="dash-panel" aria-labelledby="project-details">
         <h2 id="project-details">Project</h2>
         <dl className="dash-facts">

@@ -1,21 +1,13 @@
 // @vitest-environment happy-dom
 // The team permissions screen against the real server: definitions as a tree, create, rename, delete, and the
 // default permissions for team creators and members saved to the project's configuration.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { PermissionsPage } from "./permissions.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 const tree = () => screen.getByRole("list", { name: "Permission definitions" });
 const newForm = () => screen.getByRole("form", { name: "New permission" });
@@ -32,7 +24,7 @@ async function create(id: string, description: string, contained: string[]) {
 
 describe("the team permissions screen", () => {
   it("shows the definitions as a tree and creates one containing another", async () => {
-    await renderScreen(live.app, <PermissionsPage project={live.project} />);
+    await renderScreen(live().app, <PermissionsPage project={live().project} />);
     // A new project's team_member contains $read_members and $invite_members (WIRE.md §6).
     const member = within(tree()).getByRole("listitem", { name: "team_member" });
     expect(within(member).getByRole("list", { name: "Permissions in team_member" }).textContent).toContain(
@@ -58,7 +50,7 @@ describe("the team permissions screen", () => {
     expect(within(inAdmin).getByText("$update_team")).toBeTruthy();
     const inViewer = within(inAdmin).getByRole("list", { name: "Permissions in shop:viewer" });
     expect(within(inViewer).getByText("$read_members")).toBeTruthy();
-    const stored = await live.project.app.listTeamPermissionDefinitions();
+    const stored = await live().project.app.listTeamPermissionDefinitions();
     expect(stored.find((d) => d.id === "shop:admin")?.containedPermissionIds.sort()).toEqual([
       "$update_team",
       "shop:viewer",
@@ -66,7 +58,7 @@ describe("the team permissions screen", () => {
   });
 
   it("renames a definition everywhere and deletes one after confirming", async () => {
-    await renderScreen(live.app, <PermissionsPage project={live.project} />);
+    await renderScreen(live().app, <PermissionsPage project={live().project} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Edit shop:viewer" }));
     const form = screen.getByRole("form", { name: "Edit shop:viewer" });
@@ -100,7 +92,7 @@ describe("the team permissions screen", () => {
     await user.click(within(reader).getByRole("button", { name: "Delete shop:reader" }));
     await user.click(within(reader).getByRole("button", { name: "Yes, delete" }));
     await waitFor(() => expect(within(tree()).queryByRole("listitem", { name: "shop:reader" })).toBeNull());
-    const stored = await live.project.app.listTeamPermissionDefinitions();
+    const stored = await live().project.app.listTeamPermissionDefinitions();
     expect(stored.map((d) => d.id)).not.toContain("shop:reader");
     expect(stored.find((d) => d.id === "shop:admin")?.containedPermissionIds.sort()).toEqual([
       "$delete_team",
@@ -109,7 +101,7 @@ describe("the team permissions screen", () => {
   });
 
   it("saves the default permissions of team creators and members", async () => {
-    await renderScreen(live.app, <PermissionsPage project={live.project} />);
+    await renderScreen(live().app, <PermissionsPage project={live().project} />);
     const user = userEvent.setup();
     const creators = screen.getByRole("group", { name: "Granted to team creators" });
     const members = screen.getByRole("group", { name: "Granted to team members" });
@@ -122,7 +114,7 @@ describe("the team permissions screen", () => {
     await user.click(screen.getByRole("button", { name: "Save default permissions" }));
     expect(await screen.findByText("Default permissions saved.")).toBeTruthy();
 
-    const fresh = await live.project.app.getProject();
+    const fresh = await live().project.app.getProject();
     const config = fresh.config as unknown as Record<string, { id: string }[]>;
     expect(config.teamCreatorDefaultPermissions?.map((p) => p.id).sort()).toEqual([
       "shop:admin",

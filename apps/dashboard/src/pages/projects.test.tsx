@@ -1,25 +1,17 @@
 // @vitest-environment happy-dom
 // The projects screen against the real server: the operator's projects are listed, and creating one opens it.
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { ProjectsPage } from "./projects.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 describe("the projects screen", () => {
   it("lists the operator's projects and opens a new one after creating it", async () => {
     window.history.replaceState(null, "", "/dashboard/projects");
-    await renderScreen(live.app, <ProjectsPage />);
+    await renderScreen(live().app, <ProjectsPage />);
     expect(screen.getByRole("link", { name: /Test project/ })).toBeTruthy();
 
     const user = userEvent.setup();
@@ -32,7 +24,7 @@ describe("the projects screen", () => {
     await user.click(screen.getByRole("button", { name: "Create project" }));
     await waitFor(() => expect(window.location.pathname).toMatch(/^\/dashboard\/projects\/[0-9a-f-]{36}$/));
     const id = window.location.pathname.split("/").pop();
-    const owned = await live.operator.listOwnedProjects();
+    const owned = await live().operator.listOwnedProjects();
     expect(owned.find((p) => p.id === id)?.displayName).toBe("Shop");
     await waitFor(() => expect(screen.getByRole("link", { name: /Shop/ })).toBeTruthy());
   });

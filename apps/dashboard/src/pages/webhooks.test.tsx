@@ -3,19 +3,18 @@
 // added, a test event is delivered (200 shown in place and in the attempts), filters are edited, the endpoint is
 // disabled, its secret shown and rotated, and it is deleted after confirmation.
 import { createServer, type Server } from "node:http";
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../testing.tsx";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { WebhooksPage } from "./webhooks.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
+const live = dashboardLiveSuite();
 let receiver: Server;
 let receiverUrl: string;
 const received: { type: string; signature: string | undefined }[] = [];
 
 beforeAll(async () => {
-  live = await createDashboardLive();
   // The server in this process sends with the global fetch, which happy-dom replaces with a browser's (same-origin
   // policy and all): the receiver answers its CORS preflight and allows any origin, as a public API would.
   receiver = createServer((request, response) => {
@@ -40,14 +39,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
-  await live?.close();
 });
-afterEach(cleanup);
 
 describe("the webhooks screen", () => {
   it("adds an endpoint, delivers a test event, edits, disables, rotates the secret and deletes", async () => {
     const user = userEvent.setup();
-    await renderScreen(live.app, <WebhooksPage project={live.project} />);
+    await renderScreen(live().app, <WebhooksPage project={live().project} />);
     expect(screen.getByText(/No endpoints yet/)).toBeTruthy();
 
     await user.click(screen.getByRole("button", { name: "Add endpoint" }));
@@ -68,7 +65,7 @@ describe("the webhooks screen", () => {
     const card = await screen.findByRole("article", { name: "Endpoint Receiver" });
     expect(within(card).getByText("user.created")).toBeTruthy();
     expect(within(card).getByText("Enabled")).toBeTruthy();
-    const [stored] = await live.project.app.listWebhookEndpoints();
+    const [stored] = await live().project.app.listWebhookEndpoints();
     expect(stored).toMatchObject({ url: receiverUrl, filterTypes: ["user.created"], enabled: true });
 
     // Test event: delivered now, the 200 in place and in the attempts.
@@ -88,12 +85,12 @@ describe("the webhooks screen", () => {
     await user.click(within(edit).getByLabelText("All events"));
     await user.click(within(edit).getByRole("button", { name: "Save endpoint" }));
     expect(await within(card).findByText("all events", { exact: false })).toBeTruthy();
-    expect((await live.project.app.listWebhookEndpoints())[0]?.filterTypes).toBeNull();
+    expect((await live().project.app.listWebhookEndpoints())[0]?.filterTypes).toBeNull();
 
     // Disable and enable again.
     await user.click(within(card).getByRole("button", { name: "Disable" }));
     expect(await within(card).findByText("Disabled")).toBeTruthy();
-    expect((await live.project.app.listWebhookEndpoints())[0]?.enabled).toBe(false);
+    expect((await live().project.app.listWebhookEndpoints())[0]?.enabled).toBe(false);
     await user.click(within(card).getByRole("button", { name: "Enable" }));
     expect(await within(card).findByText("Enabled")).toBeTruthy();
 
@@ -101,7 +98,7 @@ describe("the webhooks screen", () => {
     await user.click(within(card).getByRole("button", { name: "Show secret" }));
     const first = (await within(card).findByLabelText<HTMLInputElement>("Signing secret")).value;
     expect(first).toMatch(/^whsec_/);
-    expect(first).toBe(await live.project.app.getWebhookEndpointSecret(stored?.id as string));
+    expect(first).toBe(await live().project.app.getWebhookEndpointSecret(stored?.id as string));
     await user.click(within(card).getByRole("button", { name: "Rotate secret" }));
     await user.click(within(card).getByRole("button", { name: "Rotate" }));
     await waitFor(() =>
@@ -109,12 +106,12 @@ describe("the webhooks screen", () => {
     );
     const second = within(card).getByLabelText<HTMLInputElement>("Signing secret").value;
     expect(second).toMatch(/^whsec_/);
-    expect(second).toBe(await live.project.app.getWebhookEndpointSecret(stored?.id as string));
+    expect(second).toBe(await live().project.app.getWebhookEndpointSecret(stored?.id as string));
 
     // Delete, after confirming.
     await user.click(within(card).getByRole("button", { name: "Delete endpoint Receiver" }));
     await user.click(within(card).getByRole("button", { name: "Delete endpoint" }));
     expect(await screen.findByText(/No endpoints yet/)).toBeTruthy();
-    expect(await live.project.app.listWebhookEndpoints()).toEqual([]);
+    expect(await live().project.app.listWebhookEndpoints()).toEqual([]);
   });
 });

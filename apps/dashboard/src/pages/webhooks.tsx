@@ -5,7 +5,7 @@ import { useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import type { ProjectScreenProps } from "../project.tsx";
-import { Loading } from "./delivery/boundary.tsx";
+import { Part } from "./bricks.tsx";
 import { EndpointCard, webhooksKey } from "./delivery/webhook-endpoint.tsx";
 import { EndpointForm } from "./delivery/webhook-form.tsx";
 
@@ -27,7 +27,7 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
       {adding && (
         <section className="dash-panel" aria-labelledby="add-endpoint">
           <h2 id="add-endpoint">Add an endpoint</h2>
-          <Loading what="Event types">
+          <Part label="event types">
             <EndpointForm
               project={project}
               submitLabel="Add endpoint"
@@ -38,12 +38,12 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
                 setAdding(false);
               }}
             />
-          </Loading>
+          </Part>
         </section>
       )}
-      <Loading what="Endpoints" onRetry={() => invalidate(webhooksKey(project, "endpoints"))}>
+      <Part label="endpoints" reads={webhooksKey(project, "endpoints")}>
         <Endpoints project={project} />
-      </Loading>
+      </Part>
     </Root>
   );
 }

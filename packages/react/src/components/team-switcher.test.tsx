@@ -2,17 +2,13 @@
 // <SelectedTeamSwitcher> against a real server: the user's teams in the menu, switching the selected team (as the
 // server sees it), the "Create a team" entry following the project flag, and the props Stack's component takes.
 import type { StackClientApp } from "@gatehouse/sdk";
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createLive, type LiveSetup } from "../test-support/live.ts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { liveSuite } from "../pages/auth/test-helpers.ts";
+import type { LiveSetup } from "../test-support/live.ts";
 import { renderWithApp } from "../test-support/render.tsx";
 import { SelectedTeamSwitcher } from "./team-switcher.tsx";
-
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
 
 let users = 0;
 
@@ -33,14 +29,7 @@ async function memberOf(live: LiveSetup, teamNames: string[]) {
 const menuButton = () => screen.findByRole("button", { name: /^switch team/i });
 
 describe("with team creation enabled", () => {
-  let live: LiveSetup;
-  beforeAll(async () => {
-    live = await createLive({ client_team_creation_enabled: true });
-  });
-  afterAll(() => live.close());
-  afterEach(() => {
-    live.navigations.length = 0;
-  });
+  const live = liveSuite({ client_team_creation_enabled: true });
 
   it("lists the user's teams and switches the selected team at the server", async () => {
     const { app, userId, teams } = await memberOf(live, ["Alpha", "Beta"]);
@@ -114,13 +103,11 @@ describe("with team creation enabled", () => {
 });
 
 describe("with team creation disabled", () => {
-  let live: LiveSetup;
+  const live = liveSuite({ client_team_creation_enabled: false });
   let app: StackClientApp;
   beforeAll(async () => {
-    live = await createLive({ client_team_creation_enabled: false });
     ({ app } = await memberOf(live, ["Alpha"]));
   });
-  afterAll(() => live.close());
 
   it("has no create entry", async () => {
     const user = userEvent.setup();

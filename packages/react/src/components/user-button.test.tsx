@@ -1,24 +1,15 @@
 // @vitest-environment happy-dom
 // <UserButton> against a real server: the signed-out buttons, the menu by keyboard and mouse (name, e-mail, account
 // settings, extra items) and signing out.
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createLive, type LiveSetup } from "../test-support/live.ts";
+import { describe, expect, it, vi } from "vitest";
+import { liveSuite } from "../pages/auth/test-helpers.ts";
 import { renderWithApp, visit } from "../test-support/render.tsx";
 import { UserButton } from "./user-button.tsx";
 
-let live: LiveSetup;
+const live = liveSuite();
 let users = 0;
-
-beforeAll(async () => {
-  live = await createLive();
-});
-afterAll(() => live.close());
-afterEach(() => {
-  cleanup();
-  live.navigations.length = 0;
-});
 
 /** A fresh app with a newly signed-up user named `name`. */
 async function signedIn(name = "Ada Lovelace") {

@@ -4,23 +4,13 @@
 // used code refused.
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createLive, type LiveSetup } from "../test-support/live.ts";
+import { describe, expect, it, vi } from "vitest";
 import { renderWithApp, visit } from "../test-support/render.tsx";
+import { liveSuite } from "./auth/test-helpers.ts";
 import { TeamInvitation } from "./team-invitation.tsx";
 
-let live: LiveSetup;
+const live = liveSuite();
 let users = 0;
-
-beforeAll(async () => {
-  live = await createLive();
-});
-afterAll(() => live.close());
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-  live.navigations.length = 0;
-});
 
 /** A promise the test settles: holds a real call back so the page's in-between state can be seen. */
 function gate() {

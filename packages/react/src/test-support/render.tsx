@@ -3,18 +3,12 @@
 // components settle before the test looks.
 import type { StackClientApp } from "@gatehouse/sdk";
 import { act, render } from "@testing-library/react";
-import { Component, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense } from "react";
 import { StackProvider, type ThemeMode } from "../provider.tsx";
+import { ErrorBoundary } from "../ui/error-boundary.tsx";
 
-class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    return this.state.error ? <p>thrown: {this.state.error.message}</p> : this.props.children;
-  }
-}
+/** What a test's element threw, shown in its place for the test to see. */
+const showThrown = (error: Error) => <p>thrown: {error.message}</p>;
 
 /** Puts the browser at `path` (query included) before a page reads its parameters. */
 export function visit(path: string): void {
@@ -30,9 +24,9 @@ export async function renderWithApp(
   await act(async () => {
     result = render(
       <StackProvider app={app} theme={options.theme}>
-        <Boundary>
+        <ErrorBoundary fallback={showThrown}>
           <Suspense fallback={<p>loading</p>}>{element}</Suspense>
-        </Boundary>
+        </ErrorBoundary>
       </StackProvider>,
     );
   });

@@ -35,6 +35,9 @@ ${DARK}  }
 .gh-root .gh-muted { color: var(--gh-muted); font-size: 14px; margin: 0; }
 .gh-root .gh-stack { display: flex; flex-direction: column; gap: 12px; }
 .gh-root .gh-row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+.gh-root .gh-confirm { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 0; padding: 0;
+  border: none; min-width: 0; }
+.gh-root .gh-confirm > legend { float: left; padding: 0; }
 .gh-root .gh-spread { display: flex; gap: 8px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
 .gh-root .gh-field { display: flex; flex-direction: column; gap: 4px; }
 .gh-root .gh-label { font-size: 14px; font-weight: 550; }

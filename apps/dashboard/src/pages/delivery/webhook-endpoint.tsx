@@ -5,9 +5,9 @@ import { Alert, Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
+import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { Loading } from "./boundary.tsx";
-import { ConfirmButton, dateTime } from "./confirm.tsx";
+import { dateTime } from "./confirm.tsx";
 import { EndpointForm } from "./webhook-form.tsx";
 
 export const webhooksKey = (project: { id: string }, ...parts: string[]) =>
@@ -62,7 +62,7 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
       </p>
 
       {editing ? (
-        <Loading what="Event types">
+        <Part label="event types">
           <EndpointForm
             project={project}
             endpoint={endpoint}
@@ -74,7 +74,7 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
               setEditing(false);
             }}
           />
-        </Loading>
+        </Part>
       ) : (
         <div className="dash-actions">
           <Button onClick={() => setEditing(true)}>Edit</Button>
@@ -142,9 +142,9 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
 
       <details className="dash-attempts">
         <summary>Recent attempts</summary>
-        <Loading what="Attempts" onRetry={() => invalidate(webhooksKey(project, "attempts", endpoint.id))}>
+        <Part label="attempts" reads={webhooksKey(project, "attempts", endpoint.id)}>
           <Attempts project={project} endpointId={endpoint.id} />
-        </Loading>
+        </Part>
       </details>
     </article>
   );

@@ -3,21 +3,13 @@
 // reports the SMTP error in place, a template draft is previewed (and an unknown variable refused), the outbox lists
 // e-mails and opens one.
 import { createServer } from "node:net";
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../../testing.tsx";
+import { describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../../testing.tsx";
 import { EmailsPage } from "./index.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
-
-beforeAll(async () => {
-  live = await createDashboardLive();
-});
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
+const live = dashboardLiveSuite();
 
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
@@ -28,7 +20,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const render = () => renderScreen(live.app, <EmailsPage project={live.project} />);
+const render = () => renderScreen(live().app, <EmailsPage project={live().project} />);
 
 describe("the e-mail screen", () => {
   it("validates and saves standard SMTP settings", async () => {
@@ -50,13 +42,13 @@ describe("the e-mail screen", () => {
     await user.click(screen.getByRole("button", { name: "Save e-mail settings" }));
     expect(await screen.findByText("The port is a whole number from 1 to 65535.")).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText("Port"));
-    expect((await live.project.app.getProject()).config).toMatchObject({ emailConfig: { type: "shared" } });
+    expect((await live().project.app.getProject()).config).toMatchObject({ emailConfig: { type: "shared" } });
 
     await user.clear(screen.getByLabelText("Port"));
     await user.type(screen.getByLabelText("Port"), "2525");
     await user.click(screen.getByRole("button", { name: "Save e-mail settings" }));
     expect(await screen.findByText("E-mail settings saved.")).toBeTruthy();
-    expect((await live.project.app.getProject()).config).toMatchObject({
+    expect((await live().project.app.getProject()).config).toMatchObject({
       emailConfig: {
         type: "standard",
         host: "smtp.example.com",
@@ -119,7 +111,7 @@ describe("the e-mail screen", () => {
 
     await user.click(within(form).getByRole("button", { name: "Save template" }));
     await waitFor(async () => {
-      const saved = (await live.project.app.listEmailTemplates()).find(
+      const saved = (await live().project.app.listEmailTemplates()).find(
         (t) => t.type === "sign_in_invitation",
       );
       expect(saved).toMatchObject({ subject: "Come in to {{ projectDisplayName }}", isDefault: false });
@@ -132,7 +124,7 @@ describe("the e-mail screen", () => {
     await user.click(screen.getByRole("button", { name: "Reset" }));
     await waitFor(() => expect(screen.getByRole("form", { name: /Sign-in invitation/ })).toBeTruthy());
     await waitFor(async () => {
-      const saved = (await live.project.app.listEmailTemplates()).find(
+      const saved = (await live().project.app.listEmailTemplates()).find(
         (t) => t.type === "sign_in_invitation",
       );
       expect(saved?.isDefault).toBe(true);
@@ -145,8 +137,8 @@ describe("the e-mail screen", () => {
   });
 
   it("lists the outbox, filters by recipient and opens an e-mail", async () => {
-    await live.project.app.sendSignInInvitationEmail("guest@example.com", "http://localhost:3000/welcome");
-    await live.project.app.sendSignInInvitationEmail("other@example.com", "http://localhost:3000/welcome");
+    await live().project.app.sendSignInInvitationEmail("guest@example.com", "http://localhost:3000/welcome");
+    await live().project.app.sendSignInInvitationEmail("other@example.com", "http://localhost:3000/welcome");
     await render();
     const user = userEvent.setup();
     await user.click(screen.getByRole("tab", { name: "Outbox" }));

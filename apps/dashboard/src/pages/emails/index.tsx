@@ -4,7 +4,7 @@ import { Root } from "@gatehouse/react/ui";
 import { type KeyboardEvent, useState } from "react";
 import { ScreenHeader } from "../../layout.tsx";
 import type { ProjectScreenProps } from "../../project.tsx";
-import { Loading } from "../delivery/boundary.tsx";
+import { Part } from "../bricks.tsx";
 import { Outbox } from "./outbox.tsx";
 import { SmtpSettings } from "./smtp-settings.tsx";
 import { EmailTemplates } from "./templates.tsx";
@@ -48,16 +48,16 @@ export function EmailsPage({ project }: ProjectScreenProps) {
       </div>
       <div id={`email-panel-${tab}`} role="tabpanel" aria-labelledby={`email-tab-${tab}`}>
         {tab === "settings" && (
-          <Loading what="E-mail settings">
+          <Part label="e-mail settings">
             <SmtpSettings project={project} />
-          </Loading>
+          </Part>
         )}
         {tab === "templates" && (
           <section className="dash-panel" aria-labelledby="email-templates">
             <h2 id="email-templates">Templates</h2>
-            <Loading what="Templates">
+            <Part label="templates">
               <EmailTemplates project={project} />
-            </Loading>
+            </Part>
           </section>
         )}
         {tab === "outbox" && <Outbox project={project} />}

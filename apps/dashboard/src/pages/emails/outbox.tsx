@@ -5,7 +5,7 @@ import { Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
-import { Loading } from "../delivery/boundary.tsx";
+import { Part } from "../bricks.tsx";
 import { dateTime, HtmlFrame } from "../delivery/confirm.tsx";
 import { TEMPLATE_TYPES } from "./templates.tsx";
 
@@ -51,9 +51,9 @@ export function Outbox({ project }: ProjectScreenProps) {
           </Button>
         )}
       </form>
-      <Loading what="E-mails" onRetry={() => invalidate(outboxKey(project))}>
+      <Part label="e-mails" reads={outboxKey(project)}>
         <OutboxTable project={project} to={to} />
-      </Loading>
+      </Part>
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { Alert, Button, Field, Muted, Spinner } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
-import { ConfirmButton, HtmlFrame } from "../delivery/confirm.tsx";
+import { ConfirmButton } from "../bricks.tsx";
+import { HtmlFrame } from "../delivery/confirm.tsx";
 import { useFormAction } from "../form.ts";
 
 /** Each type's name and the variables its placeholders may use (WIRE.md §5.2). */

@@ -3,8 +3,8 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button } from "@gatehouse/react/ui";
 import { useState } from "react";
+import { ConfirmButton } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { providerName, providerToWrite } from "./oauth-catalogue.ts";
 import { OAuthProviderForm } from "./oauth-provider-form.tsx";
 import { type OAuthProviderConfig, saveProject, useProjectSettings } from "./project-settings.ts";
@@ -109,16 +109,15 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
                         Edit
                       </Button>
                       <ConfirmButton
-                        label={`Remove ${providerName(provider.id)}`}
-                        confirmText="Yes, remove"
+                        label="Remove"
+                        name={`Remove ${providerName(provider.id)}`}
+                        confirmLabel="Yes, remove"
                         question={`Remove ${providerName(provider.id)}? Its keys are forgotten.`}
-                        action={async () => {
+                        onConfirm={async () => {
                           await write(providers.filter((p) => p.id !== provider.id));
                           setStatus(`${providerName(provider.id)} removed.`);
                         }}
-                      >
-                        Remove
-                      </ConfirmButton>
+                      />
                     </span>
                   </td>
                 </tr>

@@ -3,7 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Button } from "@gatehouse/react/ui";
 import { useId, useState } from "react";
-import { ConfirmButton } from "./confirm-button.tsx";
+import { ConfirmButton } from "../bricks.tsx";
 import {
   definitionsChanged,
   isSystemPermission,
@@ -78,19 +78,18 @@ function RootItem({
             Edit
           </Button>
           <ConfirmButton
-            label={`Delete ${definition.id}`}
-            confirmText="Yes, delete"
+            label="Delete"
+            name={`Delete ${definition.id}`}
+            confirmLabel="Yes, delete"
             question={`Delete ${definition.id}? It is also revoked from every member who has it.`}
-            action={async () => {
+            onConfirm={async () => {
               try {
                 await project.app.deleteTeamPermissionDefinition(definition.id);
               } finally {
                 definitionsChanged(project);
               }
             }}
-          >
-            Delete
-          </ConfirmButton>
+          />
         </span>
       </div>
       <Contained id={definition.id} byId={byId} path={[definition.id]} />

@@ -3,8 +3,8 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { ConfirmButton } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { saveProject, type TrustedDomain, useProjectSettings } from "./project-settings.ts";
 
 /** As the server checks it: `http(s)://host[:port]`, nothing after the port (contract schemas/projects.ts). */
@@ -66,16 +66,15 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
                         Edit
                       </Button>
                       <ConfirmButton
-                        label={`Remove ${entry.domain}`}
-                        confirmText="Yes, remove"
+                        label="Remove"
+                        name={`Remove ${entry.domain}`}
+                        confirmLabel="Yes, remove"
                         question={`Stop trusting ${entry.domain}?`}
-                        action={async () => {
+                        onConfirm={async () => {
                           await write(domains.filter((d) => d.domain !== entry.domain));
                           setStatus(`${entry.domain} removed.`);
                         }}
-                      >
-                        Remove
-                      </ConfirmButton>
+                      />
                     </span>
                   </td>
                 </tr>

@@ -1,13 +1,15 @@
 // The project's teams: a table (the server lists every team at once, oldest first, with no search or paging, so the
 // filter and the pages are the browser's), and the form that creates a team, optionally with a creator.
-import { Alert, Button, Field, Root } from "@gatehouse/react/ui";
+import { Button, Field, Root } from "@gatehouse/react/ui";
 import { type FormEvent, useDeferredValue, useState } from "react";
-import { invalidate, useQuery } from "../../data.ts";
+import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
+import { Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { focusFirst, looksLikeUuid, Part, when } from "../users/bricks.tsx";
+import { CreatePanel, checked, looksLikeUuid, when } from "../users/bricks.tsx";
+import { teamsChanged } from "./team-page.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -97,15 +99,15 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
   const [name, setName] = useState("");
   const [creator, setCreator] = useState("");
   const [errors, setErrors] = useState<Errors>({});
-  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ to: string; name: string } | null>(null);
   const create = useFormAction(
     async () => {
       const team = await project.app.createTeam({
         displayName: name.trim(),
         creatorUserId: creator.trim() || undefined,
       });
-      invalidate(projectKey(project, "teams"), projectKey(project, "users"));
-      setCreated({ id: team.id, name: team.displayName });
+      teamsChanged(project);
+      setCreated({ to: `/projects/${project.id}/teams/${team.id}`, name: team.displayName });
       setName("");
       setCreator("");
     },
@@ -119,42 +121,34 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
       found.creator = "A user id looks like 8-4-4-4-12 hex digits.";
     setErrors(found);
     setCreated(null);
-    if (Object.keys(found).length > 0) focusFirst(event.currentTarget, Object.keys(found));
-    else void create.run();
+    checked(event.currentTarget, found, () => void create.run());
   };
   return (
-    <section className="dash-panel" aria-labelledby="create-team">
-      <h2 id="create-team">New team</h2>
-      <form className="dash-form" noValidate onSubmit={onSubmit}>
-        <Field
-          label="Team name"
-          name="name"
-          value={name}
-          maxLength={256}
-          error={errors.name}
-          onChange={(event) => setName(event.target.value)}
-        />
-        <Field
-          label="Creator's user id (optional)"
-          name="creator"
-          value={creator}
-          error={errors.creator}
-          hint="The creator becomes a member with the project's default permissions for team creators."
-          onChange={(event) => setCreator(event.target.value)}
-        />
-        {create.error && <Alert>{create.error}</Alert>}
-        {created && (
-          <p className="gh-alert gh-success" role="status">
-            Created <Link to={`/projects/${project.id}/teams/${created.id}`}>{created.name}</Link>.
-          </p>
-        )}
-        <div className="dash-actions">
-          <Button type="submit" variant="primary" pending={create.pending}>
-            Create team
-          </Button>
-          <Button onClick={onClose}>Close</Button>
-        </div>
-      </form>
-    </section>
+    <CreatePanel
+      id="create-team"
+      title="New team"
+      submit="Create team"
+      action={create}
+      created={created}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
+      <Field
+        label="Team name"
+        name="name"
+        value={name}
+        maxLength={256}
+        error={errors.name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <Field
+        label="Creator's user id (optional)"
+        name="creator"
+        value={creator}
+        error={errors.creator}
+        hint="The creator becomes a member with the project's default permissions for team creators."
+        onChange={(event) => setCreator(event.target.value)}
+      />
+    </CreatePanel>
   );
 }

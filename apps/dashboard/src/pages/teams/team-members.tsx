@@ -5,8 +5,9 @@ import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
+import { ConfirmButton } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { ConfirmButton, focusFirst, looksLikeEmail, looksLikeUuid } from "../users/bricks.tsx";
+import { focusFirst, looksLikeEmail, looksLikeUuid } from "../users/bricks.tsx";
 import { type TeamPartProps, teamsChanged } from "./team-page.tsx";
 
 function useMembers({ project, team }: TeamPartProps) {

@@ -7,8 +7,9 @@ import { invalidate, useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
+import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { ConfirmButton, focusFirst, JsonEditor, Part, when } from "../users/bricks.tsx";
+import { focusFirst, MetadataEditors, when } from "../users/bricks.tsx";
 import { Panel } from "../users/user-page.tsx";
 import { TeamInvitations } from "./team-invitations.tsx";
 import { MemberPermissions, TeamMembers } from "./team-members.tsx";
@@ -31,10 +32,6 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
     );
   }
   const props = { project, team };
-  const saveMetadata = async (update: Parameters<ServerTeam["update"]>[0]) => {
-    await team.update(update);
-    teamsChanged(project);
-  };
   return (
     <Root>
       <ScreenHeader title={team.displayName}>{back}</ScreenHeader>
@@ -63,26 +60,18 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
         </Part>
       </Panel>
       <Panel title="Metadata">
-        <div className="dash-json-grid">
-          <JsonEditor
-            label="Client metadata"
-            hint="Members' apps read it; members with $update_team write it."
-            value={team.clientMetadata}
-            onSave={(clientMetadata) => saveMetadata({ clientMetadata })}
-          />
-          <JsonEditor
-            label="Client read-only metadata"
-            hint="Members' apps read it; only servers write it."
-            value={team.clientReadOnlyMetadata}
-            onSave={(clientReadOnlyMetadata) => saveMetadata({ clientReadOnlyMetadata })}
-          />
-          <JsonEditor
-            label="Server metadata"
-            hint="Only servers read and write it."
-            value={team.serverMetadata}
-            onSave={(serverMetadata) => saveMetadata({ serverMetadata })}
-          />
-        </div>
+        <MetadataEditors
+          of={team}
+          hints={{
+            clientMetadata: "Members' apps read it; members with $update_team write it.",
+            clientReadOnlyMetadata: "Members' apps read it; only servers write it.",
+            serverMetadata: "Only servers read and write it.",
+          }}
+          onSave={async (update) => {
+            await team.update(update);
+            teamsChanged(project);
+          }}
+        />
       </Panel>
       <Panel title="Delete team">
         <p className="dash-muted">

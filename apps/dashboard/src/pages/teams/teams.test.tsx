@@ -1,34 +1,29 @@
 // @vitest-environment happy-dom
 // The teams table and team page against the real server: create a team, add a member by e-mail and remove them,
 // grant and revoke a permission, send and revoke an invitation (and the explanation when no domain is trusted).
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../../testing.tsx";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDashboardLive, dashboardLiveSuite, renderScreen } from "../../testing.tsx";
 import { TeamsPage } from "./index.tsx";
 import { TeamPage } from "./team-page.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
+const live = dashboardLiveSuite({
+  domains: [{ domain: "https://app.example.com", handler_path: "/auth" }],
+});
 let teamId = "";
 
 beforeAll(async () => {
-  live = await createDashboardLive({
-    domains: [{ domain: "https://app.example.com", handler_path: "/auth" }],
-  });
-  await live.project.app.createUser({ primaryEmail: "linus@example.com", displayName: "Linus" });
-  await live.project.app.createTeamPermissionDefinition({ id: "deploy", containedPermissionIds: [] });
+  await live().project.app.createUser({ primaryEmail: "linus@example.com", displayName: "Linus" });
+  await live().project.app.createTeamPermissionDefinition({ id: "deploy", containedPermissionIds: [] });
 });
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
 
 const section = (name: string) => screen.getByRole("region", { name });
-const teamPage = () => renderScreen(live.app, <TeamPage project={live.project} teamId={teamId} />);
+const teamPage = () => renderScreen(live().app, <TeamPage project={live().project} teamId={teamId} />);
 
 describe("the teams screens", () => {
   it("creates a team after checking the form, and lists it", async () => {
-    await renderScreen(live.app, <TeamsPage project={live.project} />);
+    await renderScreen(live().app, <TeamsPage project={live().project} />);
     const user = userEvent.setup();
     expect(screen.getByText("No teams yet.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "New team" }));
@@ -42,10 +37,10 @@ describe("the teams screens", () => {
     await user.type(screen.getByLabelText("Team name"), "Kernel");
     await user.click(screen.getByRole("button", { name: "Create team" }));
     const link = await within(screen.getByRole("table")).findByRole("link", { name: "Kernel" });
-    const teams = await live.project.app.listTeams();
+    const teams = await live().project.app.listTeams();
     expect(teams.map((t) => t.displayName)).toEqual(["Kernel"]);
     teamId = (teams[0] as { id: string }).id;
-    expect(link.getAttribute("href")).toBe(`/dashboard/projects/${live.project.id}/teams/${teamId}`);
+    expect(link.getAttribute("href")).toBe(`/dashboard/projects/${live().project.id}/teams/${teamId}`);
   });
 
   it("adds a member by e-mail, grants and revokes a permission, and removes the member", async () => {
@@ -61,7 +56,7 @@ describe("the teams screens", () => {
     await user.type(within(members).getByLabelText("Add a member (user id or e-mail)"), "LINUS@example.com");
     await user.click(within(members).getByRole("button", { name: "Add member" }));
     expect(await within(members).findByRole("link", { name: "Linus" })).toBeTruthy();
-    const linus = (await live.project.app.listUsers({ query: "linus" }))[0];
+    const linus = (await live().project.app.listUsers({ query: "linus" }))[0];
     if (!linus) throw new Error("Linus is gone");
     const team = { id: teamId };
 
@@ -82,7 +77,7 @@ describe("the teams screens", () => {
     await user.click(within(members).getByRole("button", { name: "Remove Linus" }));
     await user.click(within(members).getByRole("button", { name: "Remove" }));
     expect(await within(members).findByText("No members yet.")).toBeTruthy();
-    expect(await live.project.app.listUsers({ teamId })).toHaveLength(0);
+    expect(await live().project.app.listUsers({ teamId })).toHaveLength(0);
   });
 
   it("sends an invitation to the trusted domain's handler page and revokes it", async () => {
@@ -99,7 +94,7 @@ describe("the teams screens", () => {
     await user.click(within(invitations).getByRole("button", { name: "Send invitation" }));
     expect(await within(invitations).findByText("Invitation sent to ken@example.com.")).toBeTruthy();
     await within(invitations).findByRole("cell", { name: "ken@example.com" });
-    const team = await live.project.app.getTeam(teamId);
+    const team = await live().project.app.getTeam(teamId);
     expect((await team?.listInvitations())?.map((i) => i.recipientEmail)).toEqual(["ken@example.com"]);
 
     await user.click(
@@ -127,15 +122,15 @@ describe("the teams screens", () => {
     await user.paste("]");
     await user.click(screen.getByRole("button", { name: "Save client read-only metadata" }));
     expect(await screen.findByText("Client read-only metadata saved.")).toBeTruthy();
-    const saved = await live.project.app.getTeam(teamId);
+    const saved = await live().project.app.getTeam(teamId);
     expect([saved?.displayName, saved?.clientReadOnlyMetadata]).toEqual(["Kernel team", [1, 2]]);
 
     await user.click(screen.getByRole("button", { name: "Delete team" }));
     await user.click(screen.getByRole("button", { name: "Delete" }));
     await waitFor(() =>
-      expect(window.location.pathname).toBe(`/dashboard/projects/${live.project.id}/teams`),
+      expect(window.location.pathname).toBe(`/dashboard/projects/${live().project.id}/teams`),
     );
-    expect(await live.project.app.getTeam(teamId)).toBeNull();
+    expect(await live().project.app.getTeam(teamId)).toBeNull();
   });
 });
 

@@ -1,18 +1,8 @@
-// Pieces the user and team screens share: an error boundary that keeps a failed part's error in place, the in-place
-// "Are you sure?" step of destructive actions, and the JSON metadata editor that refuses invalid JSON before sending.
+// Pieces the user and team screens share: dates for table cells, the JSON metadata editors that refuse invalid JSON
+// before sending, a checkbox, and the light checks of their forms.
 import { Alert, Button } from "@gatehouse/react/ui";
-import {
-  Component,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-  Suspense,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from "react";
-import { invalidate } from "../../data.ts";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { Link } from "../../router.tsx";
 import { useFormAction } from "../form.ts";
 
 export const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -20,111 +10,10 @@ export const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", tim
 /** A date for a table cell; "never" for the SDK's zero date (a user who was never active). */
 export const when = (date: Date) => (date.getTime() === 0 ? "never" : dateTime.format(date));
 
-class Boundary extends Component<{ retry: () => void; children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <div className="dash-actions">
-        <Alert>Could not load this part: {this.state.error.message}</Alert>
-        <Button
-          onClick={() => {
-            this.props.retry();
-            this.setState({ error: null });
-          }}
-        >
-          Try again
-        </Button>
-      </div>
-    );
-  }
-}
-
-/**
- * A part of a screen that loads on its own: "Loading…" meanwhile, and its error in place (not the whole screen's),
- * with "Try again" reading the keys starting with `reads` again.
- */
-export function Part({
-  label,
-  reads,
-  children,
-}: {
-  label: string;
-  reads: string | string[];
-  children: ReactNode;
-}) {
-  return (
-    <Boundary retry={() => invalidate(...[reads].flat())}>
-      <Suspense fallback={<p className="dash-muted">Loading {label}…</p>}>{children}</Suspense>
-    </Boundary>
-  );
-}
-
-/**
- * A destructive action's button, which first asks in place: "question [confirm] [Cancel]". Escape or Cancel go
- * back (focus returns to the button); the action's error is shown in place.
- */
-export function ConfirmButton({
-  label,
-  question,
-  confirmLabel = label,
-  onConfirm,
-}: {
-  label: string;
-  question: string;
-  confirmLabel?: string;
-  onConfirm: () => Promise<void>;
-}) {
-  const [asking, setAsking] = useState(false);
-  // The bricks' Button takes no ref: focus is moved through a wrapper (the first button is the one to focus).
-  const opener = useRef<HTMLSpanElement>(null);
-  const cancel = useRef<HTMLSpanElement>(null);
-  const action = useFormAction(async () => {
-    await onConfirm();
-    setAsking(false);
-  });
-  const wasAsking = useRef(false);
-  useEffect(() => {
-    if (asking) cancel.current?.querySelector("button")?.focus();
-    else if (wasAsking.current) opener.current?.querySelector("button")?.focus();
-    wasAsking.current = asking;
-  }, [asking]);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "Escape") return;
-    event.stopPropagation();
-    setAsking(false);
-  };
-  if (!asking) {
-    return (
-      <span ref={opener} className="dash-contents">
-        <Button variant="danger" onClick={() => setAsking(true)}>
-          {label}
-        </Button>
-      </span>
-    );
-  }
-  return (
-    // Escape anywhere in the question cancels it.
-    <fieldset className="dash-ask" onKeyDown={onKeyDown}>
-      <legend>{question}</legend>
-      <Button variant="danger" pending={action.pending} onClick={() => void action.run()}>
-        {confirmLabel}
-      </Button>
-      <span ref={cancel} className="dash-contents">
-        <Button onClick={() => setAsking(false)}>Cancel</Button>
-      </span>
-      {action.error && <Alert>{action.error}</Alert>}
-    </fieldset>
-  );
-}
-
 const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
 /** One metadata field as JSON in a textarea: invalid JSON is refused in place and nothing is sent. */
-export function JsonEditor({
+function JsonEditor({
   label,
   hint,
   value,
@@ -195,6 +84,87 @@ export function JsonEditor({
       </div>
     </form>
   );
+}
+
+type Metadata = { clientMetadata: unknown; clientReadOnlyMetadata: unknown; serverMetadata: unknown };
+
+/** The three metadata fields of a user or a team, each as JSON in its own editor; `hints` say who reads them. */
+export function MetadataEditors({
+  of,
+  hints,
+  onSave,
+}: {
+  of: Metadata;
+  hints: Record<keyof Metadata, string>;
+  onSave: (update: Partial<Metadata>) => Promise<void>;
+}) {
+  const editor = (key: keyof Metadata, label: string) => (
+    <JsonEditor
+      label={label}
+      hint={hints[key]}
+      value={of[key]}
+      onSave={(value) => onSave({ [key]: value })}
+    />
+  );
+  return (
+    <div className="dash-json-grid">
+      {editor("clientMetadata", "Client metadata")}
+      {editor("clientReadOnlyMetadata", "Client read-only metadata")}
+      {editor("serverMetadata", "Server metadata")}
+    </div>
+  );
+}
+
+/**
+ * The panel of a "New …" form (users, teams): its fields, the action's error, the created one as a link to its
+ * page, and the submit and Close buttons. `onSubmit` checks the fields (see `checked`) before running the action.
+ */
+export function CreatePanel({
+  id,
+  title,
+  submit,
+  action,
+  created,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  id: string;
+  title: string;
+  submit: string;
+  action: { pending: boolean; error: string | null };
+  created: { to: string; name: string } | null;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section className="dash-panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <form className="dash-form" noValidate onSubmit={onSubmit}>
+        {children}
+        {action.error && <Alert>{action.error}</Alert>}
+        {created && (
+          <p className="gh-alert gh-success" role="status">
+            Created <Link to={created.to}>{created.name}</Link>.
+          </p>
+        )}
+        <div className="dash-actions">
+          <Button type="submit" variant="primary" pending={action.pending}>
+            {submit}
+          </Button>
+          <Button onClick={onClose}>Close</Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** After a form's own checks found `errors` (by field name): focus the first invalid field, or `run` if none. */
+export function checked(form: HTMLFormElement, errors: Record<string, string | undefined>, run: () => void) {
+  const invalid = Object.keys(errors).filter((name) => errors[name]);
+  if (invalid.length > 0) focusFirst(form, invalid);
+  else run();
 }
 
 /** A checkbox with its label, styled like the bricks' fields. */

@@ -1,12 +1,11 @@
 // The form that creates a user of the project: e-mail (for sign-in), display name, an optional password, and whether
 // the e-mail counts as verified. The new user shows in every list at once; a link opens their page.
-import { Alert, Button, Field } from "@gatehouse/react/ui";
+import { Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
-import { Link } from "../../router.tsx";
 import { useFormAction } from "../form.ts";
-import { Checkbox, focusFirst, looksLikeEmail } from "./bricks.tsx";
+import { Checkbox, CreatePanel, checked, looksLikeEmail } from "./bricks.tsx";
 
 type Errors = { email?: string; password?: string };
 
@@ -16,7 +15,7 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
   const [password, setPassword] = useState("");
   const [verified, setVerified] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ to: string; name: string } | null>(null);
   const create = useFormAction(
     async () => {
       const user = await project.app.createUser({
@@ -27,7 +26,7 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
         password: password || undefined,
       });
       invalidate(projectKey(project, "users"));
-      setCreated({ id: user.id, name: user.displayName || email.trim() });
+      setCreated({ to: `/projects/${project.id}/users/${user.id}`, name: user.displayName || email.trim() });
       setEmail("");
       setDisplayName("");
       setPassword("");
@@ -45,54 +44,46 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
     else if (password.length > 256) found.password = "A password has at most 256 characters.";
     setErrors(found);
     setCreated(null);
-    if (Object.keys(found).length > 0) focusFirst(event.currentTarget, Object.keys(found));
-    else void create.run();
+    checked(event.currentTarget, found, () => void create.run());
   };
 
   return (
-    <section className="dash-panel" aria-labelledby="create-user">
-      <h2 id="create-user">New user</h2>
-      <form className="dash-form" noValidate onSubmit={onSubmit}>
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={email}
-          error={errors.email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        <Field
-          label="Display name (optional)"
-          name="displayName"
-          value={displayName}
-          maxLength={256}
-          onChange={(event) => setDisplayName(event.target.value)}
-        />
-        <Field
-          label="Password (optional)"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          error={errors.password}
-          hint="Without a password the user signs in another way (one-time code, OAuth)."
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        <Checkbox label="E-mail verified" checked={verified} onChange={setVerified} />
-        {create.error && <Alert>{create.error}</Alert>}
-        {created && (
-          <p className="gh-alert gh-success" role="status">
-            Created <Link to={`/projects/${project.id}/users/${created.id}`}>{created.name}</Link>.
-          </p>
-        )}
-        <div className="dash-actions">
-          <Button type="submit" variant="primary" pending={create.pending}>
-            Create user
-          </Button>
-          <Button onClick={onClose}>Close</Button>
-        </div>
-      </form>
-    </section>
+    <CreatePanel
+      id="create-user"
+      title="New user"
+      submit="Create user"
+      action={create}
+      created={created}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
+      <Field
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="off"
+        value={email}
+        error={errors.email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <Field
+        label="Display name (optional)"
+        name="displayName"
+        value={displayName}
+        maxLength={256}
+        onChange={(event) => setDisplayName(event.target.value)}
+      />
+      <Field
+        label="Password (optional)"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        error={errors.password}
+        hint="Without a password the user signs in another way (one-time code, OAuth)."
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <Checkbox label="E-mail verified" checked={verified} onChange={setVerified} />
+    </CreatePanel>
   );
 }

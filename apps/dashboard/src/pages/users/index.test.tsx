@@ -1,30 +1,25 @@
 // @vitest-environment happy-dom
 // The users table against the real server: cursor paging forward and back over 45 users, sorting by sign-up date,
 // search, the empty state, and creating a user (validated first) who then appears in the table.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../../testing.tsx";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../../testing.tsx";
 import { UsersPage } from "./index.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
+const live = dashboardLiveSuite();
 const pad = (n: number) => String(n).padStart(2, "0");
 
 beforeAll(async () => {
-  live = await createDashboardLive();
   // 45 users signed up one second apart: "Pager 01" first, "Pager 45" last.
   for (let n = 1; n <= 45; n++) {
-    await live.project.app.createUser({
+    await live().project.app.createUser({
       primaryEmail: `pager-${pad(n)}@example.com`,
       displayName: `Pager ${pad(n)}`,
     });
-    live.server.clock.advance(1000);
+    live().server.clock.advance(1000);
   }
 }, 60_000);
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
 
 /** The names in the table's rows, top to bottom. */
 const names = () =>
@@ -40,7 +35,7 @@ const range = (from: number, to: number) => {
 
 describe("the users table", () => {
   it("pages forward and back with cursors, 20 users at a time, newest first", async () => {
-    await renderScreen(live.app, <UsersPage project={live.project} />);
+    await renderScreen(live().app, <UsersPage project={live().project} />);
     const user = userEvent.setup();
     expect(names()).toEqual(range(45, 26));
     expect(screen.getByRole("button", { name: "Previous page" }).hasAttribute("disabled")).toBe(true);
@@ -63,7 +58,7 @@ describe("the users table", () => {
   });
 
   it("sorts by sign-up date, oldest first and back", async () => {
-    await renderScreen(live.app, <UsersPage project={live.project} />);
+    await renderScreen(live().app, <UsersPage project={live().project} />);
     const user = userEvent.setup();
     const header = () => screen.getByRole("columnheader", { name: /Signed up/ });
     expect(header().getAttribute("aria-sort")).toBe("descending");
@@ -84,7 +79,7 @@ describe("the users table", () => {
   });
 
   it("searches on the server, and says when nothing matches", async () => {
-    await renderScreen(live.app, <UsersPage project={live.project} />);
+    await renderScreen(live().app, <UsersPage project={live().project} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText("Search users"), "pager-07@EXAMPLE");
     await user.click(screen.getByRole("button", { name: "Search" }));
@@ -101,7 +96,7 @@ describe("the users table", () => {
   });
 
   it("creates a user after checking the form, and shows them in the table", async () => {
-    await renderScreen(live.app, <UsersPage project={live.project} />);
+    await renderScreen(live().app, <UsersPage project={live().project} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "New user" }));
     await user.click(screen.getByRole("button", { name: "Create user" }));
@@ -134,12 +129,12 @@ describe("the users table", () => {
 
 describe("an empty project", () => {
   it("says there are no users yet", async () => {
-    const operator = live.operator;
+    const operator = live().operator;
     const team = (await operator.listTeams())[0] as { id: string };
     const created = await operator.createProject({ displayName: "Empty", teamId: team.id });
     const empty = (await operator.listOwnedProjects()).find((p) => p.id === created.id);
     if (!empty) throw new Error("the new project is not listed");
-    await renderScreen(live.app, <UsersPage project={empty} />);
+    await renderScreen(live().app, <UsersPage project={empty} />);
     expect(screen.getByText(/No users yet/)).toBeTruthy();
   });
 });

@@ -8,7 +8,8 @@ import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
-import { Part, when } from "./bricks.tsx";
+import { Part } from "../bricks.tsx";
+import { when } from "./bricks.tsx";
 import { CreateUser } from "./create-user.tsx";
 
 export const PAGE_SIZES = [20, 50] as const;

@@ -4,8 +4,9 @@ import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
+import { ConfirmButton } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { Checkbox, ConfirmButton, focusFirst, looksLikeEmail } from "./bricks.tsx";
+import { Checkbox, focusFirst, looksLikeEmail } from "./bricks.tsx";
 import { VerifiedBadge } from "./index.tsx";
 import { type UserPartProps, usersChanged } from "./user-page.tsx";
 

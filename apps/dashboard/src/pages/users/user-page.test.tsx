@@ -2,18 +2,17 @@
 // The user page against the real server: display name, metadata as JSON (invalid JSON refused, nothing sent),
 // password set and removed, e-mails, teams, sessions revoked, and deletion behind its confirmation.
 import type { ServerUser } from "@gatehouse/react";
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDashboardLive, renderScreen } from "../../testing.tsx";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../../testing.tsx";
 import { UserPage } from "./user-page.tsx";
 
-let live: Awaited<ReturnType<typeof createDashboardLive>>;
+const live = dashboardLiveSuite();
 let grace: ServerUser;
 
 beforeAll(async () => {
-  live = await createDashboardLive();
-  grace = await live.project.app.createUser({
+  grace = await live().project.app.createUser({
     primaryEmail: "grace@example.com",
     primaryEmailAuthEnabled: true,
     password: "grace password",
@@ -21,17 +20,13 @@ beforeAll(async () => {
   });
   await grace.createSession();
   await grace.createSession();
-  const team = await live.project.app.createTeam({ displayName: "Compilers", creatorUserId: grace.id });
-  await live.project.app.createTeamPermissionDefinition({ id: "read_code", containedPermissionIds: [] });
+  const team = await live().project.app.createTeam({ displayName: "Compilers", creatorUserId: grace.id });
+  await live().project.app.createTeamPermissionDefinition({ id: "read_code", containedPermissionIds: [] });
   await grace.grantPermission(team, "read_code");
 });
-afterAll(async () => {
-  await live?.close();
-});
-afterEach(cleanup);
 
-const fresh = async () => (await live.project.app.getUser(grace.id)) as ServerUser;
-const page = () => renderScreen(live.app, <UserPage project={live.project} userId={grace.id} />);
+const fresh = async () => (await live().project.app.getUser(grace.id)) as ServerUser;
+const page = () => renderScreen(live().app, <UserPage project={live().project} userId={grace.id} />);
 const section = (name: string) => screen.getByRole("region", { name });
 
 describe("the user page", () => {
@@ -136,7 +131,7 @@ describe("the user page", () => {
   });
 
   it("deletes the user only after confirming (Escape cancels)", async () => {
-    window.history.replaceState(null, "", `/dashboard/projects/${live.project.id}/users/${grace.id}`);
+    window.history.replaceState(null, "", `/dashboard/projects/${live().project.id}/users/${grace.id}`);
     await page();
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Delete user" }));
@@ -149,9 +144,9 @@ describe("the user page", () => {
     await user.click(screen.getByRole("button", { name: "Delete user" }));
     await user.click(screen.getByRole("button", { name: "Delete" }));
     await waitFor(() =>
-      expect(window.location.pathname).toBe(`/dashboard/projects/${live.project.id}/users`),
+      expect(window.location.pathname).toBe(`/dashboard/projects/${live().project.id}/users`),
     );
-    expect(await live.project.app.getUser(grace.id)).toBeNull();
+    expect(await live().project.app.getUser(grace.id)).toBeNull();
     // The page still on screen reads again and says the user is gone.
     expect(await screen.findByRole("heading", { level: 1, name: "User not found" })).toBeTruthy();
   });

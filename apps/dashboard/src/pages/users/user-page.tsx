@@ -8,8 +8,9 @@ import { invalidate, useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
+import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { ConfirmButton, JsonEditor, Part, when } from "./bricks.tsx";
+import { MetadataEditors, when } from "./bricks.tsx";
 import { VerifiedBadge } from "./index.tsx";
 import { UserAuthMethods, UserSessions } from "./user-auth.tsx";
 import { UserEmails } from "./user-emails.tsx";
@@ -58,35 +59,18 @@ export function UserPage({ project, userId }: ProjectScreenProps & { userId: str
         </Part>
       </Panel>
       <Panel title="Metadata">
-        <div className="dash-json-grid">
-          <JsonEditor
-            label="Client metadata"
-            hint="The user's app reads and writes it."
-            value={user.clientMetadata}
-            onSave={async (clientMetadata) => {
-              await user.update({ clientMetadata });
-              usersChanged(project);
-            }}
-          />
-          <JsonEditor
-            label="Client read-only metadata"
-            hint="The user's app reads it; only servers write it."
-            value={user.clientReadOnlyMetadata}
-            onSave={async (clientReadOnlyMetadata) => {
-              await user.update({ clientReadOnlyMetadata });
-              usersChanged(project);
-            }}
-          />
-          <JsonEditor
-            label="Server metadata"
-            hint="Only servers read and write it."
-            value={user.serverMetadata}
-            onSave={async (serverMetadata) => {
-              await user.update({ serverMetadata });
-              usersChanged(project);
-            }}
-          />
-        </div>
+        <MetadataEditors
+          of={user}
+          hints={{
+            clientMetadata: "The user's app reads and writes it.",
+            clientReadOnlyMetadata: "The user's app reads it; only servers write it.",
+            serverMetadata: "Only servers read and write it.",
+          }}
+          onSave={async (update) => {
+            await user.update(update);
+            usersChanged(project);
+          }}
+        />
       </Panel>
       <Panel title="Delete user">
         <p className="dash-muted">

@@ -4,9 +4,9 @@ import type { ContactChannel, CurrentUser } from "@gatehouse/sdk";
 import { type FormEvent, useState } from "react";
 import { useContactChannels } from "../../hooks.ts";
 import { useTranslation } from "../../i18n.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Button, Field, Section } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { isEmail } from "./form.ts";
 
 const CHANNEL_ERRORS: ErrorTexts = {

@@ -6,9 +6,9 @@ import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { renderSVG } from "uqr";
 import { useProject } from "../../hooks.ts";
 import { useTranslation } from "../../i18n.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Button, Field, Muted, Section } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { base32Encode, otpauthUri, verifyTotp } from "./totp.ts";
 
 /** 20 bytes: the RFC 4226 recommended length of an HMAC-SHA1 key. */

@@ -2,9 +2,9 @@
 // passkey sign-in off (confirmed).
 import type { CurrentUser } from "@gatehouse/sdk";
 import { useTranslation } from "../../i18n.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Button, Muted, Section } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 
 const PASSKEY_ERRORS: ErrorTexts = {
   PASSKEY_REGISTRATION_FAILED: "account.passkey.failed",

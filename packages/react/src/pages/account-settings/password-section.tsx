@@ -2,93 +2,63 @@
 // the confirmation of PRODUCT.md §5 checked before sending; the server's answer is shown in place all the same.
 import type { CurrentUser, KnownError } from "@gatehouse/sdk";
 import { type FormEvent, useState } from "react";
-import { type Translate, useTranslation } from "../../i18n.ts";
-import { Alert, Button, Field, Section } from "../../ui/primitives.tsx";
+import { useTranslation } from "../../i18n.ts";
+import { Alert, Button, Section } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
-import { fieldValue, focusFirstInvalid } from "./form.ts";
-
-/** The server's limits (WIRE.md §4.1), in Unicode code points. */
-const MIN_LENGTH = 8;
-const MAX_LENGTH = 256;
+import { NewPasswordFields, PasswordField } from "../auth/fields.tsx";
+import { checkNewPassword, NO_NEW_PASSWORD, PASSWORD_ERROR_TEXTS, useFocusInvalid } from "../auth/shared.ts";
 
 const PASSWORD_ERRORS: ErrorTexts = {
-  PASSWORD_TOO_SHORT: (error, t) =>
-    t("account.password.tooShort", { n: Number(error.details?.min_length ?? MIN_LENGTH) }),
-  PASSWORD_TOO_LONG: (error, t) =>
-    t("account.password.tooLong", { n: Number(error.details?.maxLength ?? MAX_LENGTH) }),
+  ...PASSWORD_ERROR_TEXTS,
   PASSWORD_CONFIRMATION_MISMATCH: "account.password.wrongOld",
 };
 
-type Errors = Record<string, string | null>;
-
-/** The field errors of the form, before anything is sent. */
-function validate(values: Record<string, string>, hasPassword: boolean, t: Translate): Errors {
-  const length = [...values.newPassword!].length;
-  return {
-    oldPassword: hasPassword && !values.oldPassword ? t("common.required") : null,
-    newPassword: !values.newPassword
-      ? t("common.required")
-      : length < MIN_LENGTH
-        ? t("account.password.tooShort", { n: MIN_LENGTH })
-        : length > MAX_LENGTH
-          ? t("account.password.tooLong", { n: MAX_LENGTH })
-          : null,
-    repeatPassword: values.repeatPassword !== values.newPassword ? t("account.password.mismatch") : null,
-  };
-}
+type Errors = { oldPassword?: string | null; password?: string | null; repeat?: string | null };
 
 export function PasswordSection({ user }: { user: CurrentUser }) {
   const t = useTranslation();
   const hasPassword = user.hasPassword;
+  const [oldPassword, setOldPassword] = useState("");
+  const [newPassword, setNewPassword] = useState(NO_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const [done, setDone] = useState<string | null>(null);
-  const save = useAction(async (form: HTMLFormElement, values: Record<string, string>) => {
+  const { formRef, focusInvalid } = useFocusInvalid();
+  const save = useAction(async () => {
     const failure: KnownError | undefined = hasPassword
-      ? await user.updatePassword({ oldPassword: values.oldPassword!, newPassword: values.newPassword! })
-      : await user.setPassword({ password: values.newPassword! });
+      ? await user.updatePassword({ oldPassword, newPassword: newPassword.password })
+      : await user.setPassword({ password: newPassword.password });
     if (failure) throw failure;
-    form.reset();
+    setOldPassword("");
+    setNewPassword(NO_NEW_PASSWORD);
     setDone(hasPassword ? t("account.password.updated") : t("account.password.set"));
   }, PASSWORD_ERRORS);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    const values = Object.fromEntries(
-      ["oldPassword", "newPassword", "repeatPassword"].map((name) => [name, fieldValue(form, name)]),
-    );
-    const found = validate(values, hasPassword, t);
+    const found: Errors = {
+      oldPassword: hasPassword && !oldPassword ? t("common.required") : null,
+      ...checkNewPassword(newPassword, t),
+    };
     setErrors(found);
     setDone(null);
-    if (!focusFirstInvalid(form, found)) void save.run(form, values);
+    if (Object.values(found).some(Boolean)) focusInvalid();
+    else void save.run();
   };
 
   return (
     <Section title={hasPassword ? t("account.password.changeTitle") : t("account.password.setTitle")}>
-      <form className="gh-stack" noValidate onSubmit={onSubmit}>
+      <form ref={formRef} className="gh-stack" noValidate onSubmit={onSubmit}>
         {hasPassword && (
-          <Field
+          <PasswordField
             label={t("account.password.old")}
-            type="password"
-            name="oldPassword"
+            name="current-password"
             autoComplete="current-password"
+            value={oldPassword}
+            onChange={setOldPassword}
             error={errors.oldPassword}
           />
         )}
-        <Field
-          label={t("account.password.new")}
-          type="password"
-          name="newPassword"
-          autoComplete="new-password"
-          error={errors.newPassword}
-        />
-        <Field
-          label={t("account.password.repeat")}
-          type="password"
-          name="repeatPassword"
-          autoComplete="new-password"
-          error={errors.repeatPassword}
-        />
+        <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
         {save.error && <Alert>{save.error}</Alert>}
         {done && <Alert kind="success">{done}</Alert>}
         <div className="gh-row">

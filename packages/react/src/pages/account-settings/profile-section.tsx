@@ -2,9 +2,9 @@
 import type { CurrentUser } from "@gatehouse/sdk";
 import { useState } from "react";
 import { useTranslation } from "../../i18n.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Avatar, Field, Section } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { avatarDataUrl } from "./image.ts";
 import { NameForm } from "./name-form.tsx";
 

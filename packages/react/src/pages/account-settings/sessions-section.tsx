@@ -3,9 +3,9 @@
 import type { ActiveSession, CurrentUser } from "@gatehouse/sdk";
 import { useTranslation } from "../../i18n.ts";
 import { useStackSettings } from "../../provider.tsx";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Section, Spinner } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { useLoaded } from "./use-loaded.ts";
 
 export function SessionsSection({ user }: { user: CurrentUser }) {

@@ -6,24 +6,14 @@
 import { StackClientApp } from "@gatehouse/sdk";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createLive, type LiveSetup } from "../../test-support/live.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { renderWithApp, visit } from "../../test-support/render.tsx";
 import { SignIn, SignUp } from "./auth-form.tsx";
-import { createUser, PASSWORD, totpNow, uniqueEmail, wrongTotp } from "./test-helpers.ts";
-
-afterEach(cleanup);
+import { createUser, liveSuite, PASSWORD, totpNow, uniqueEmail, wrongTotp } from "./test-helpers.ts";
 
 describe("a project with e-mail and password and the e-mail code", () => {
-  let live: LiveSetup;
-  beforeAll(async () => {
-    live = await createLive();
-  });
-  afterAll(() => live.close());
-  beforeEach(() => {
-    live.navigations.length = 0;
-    visit("/handler/sign-in");
-  });
+  const live = liveSuite();
+  beforeEach(() => visit("/handler/sign-in"));
 
   it("offers both methods as tabs, no OAuth or passkey, and a sign-up link", async () => {
     await renderWithApp(live.newApp(), <SignIn />);
@@ -331,11 +321,7 @@ describe("a project with e-mail and password and the e-mail code", () => {
 });
 
 describe("a project with only the e-mail code", () => {
-  let live: LiveSetup;
-  beforeAll(async () => {
-    live = await createLive({ credential_enabled: false });
-  });
-  afterAll(() => live.close());
+  const live = liveSuite({ credential_enabled: false });
   beforeEach(() => visit("/handler/sign-in"));
 
   it("shows no password field and no tabs", async () => {
@@ -348,23 +334,16 @@ describe("a project with only the e-mail code", () => {
 });
 
 describe("a project with OAuth and passkeys, password only, sign-up disabled", () => {
-  let live: LiveSetup;
-  beforeAll(async () => {
-    live = await createLive({
-      magic_link_enabled: false,
-      passkey_enabled: true,
-      sign_up_enabled: false,
-      oauth_providers: [
-        { id: "github", type: "shared", enabled: true },
-        { id: "google", type: "shared", enabled: true },
-      ],
-    });
+  const live = liveSuite({
+    magic_link_enabled: false,
+    passkey_enabled: true,
+    sign_up_enabled: false,
+    oauth_providers: [
+      { id: "github", type: "shared", enabled: true },
+      { id: "google", type: "shared", enabled: true },
+    ],
   });
-  afterAll(() => live.close());
-  beforeEach(() => {
-    live.navigations.length = 0;
-    visit("/handler/sign-in");
-  });
+  beforeEach(() => visit("/handler/sign-in"));
 
   it("shows a button per provider, the passkey button, the password form, and no sign-up link", async () => {
     await renderWithApp(live.newApp(), <SignIn />);

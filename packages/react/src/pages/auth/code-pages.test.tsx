@@ -4,8 +4,7 @@
 // (with the MFA step), the mfa page, sign-out, and the error page from the query.
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createLive, type LiveSetup } from "../../test-support/live.ts";
+import { describe, expect, it } from "vitest";
 import { renderWithApp, visit } from "../../test-support/render.tsx";
 import { EmailVerification } from "./email-verification.tsx";
 import { ErrorPage } from "./error-page.tsx";
@@ -14,18 +13,9 @@ import { MagicLinkCallback } from "./magic-link-callback.tsx";
 import { MfaPage } from "./mfa-step.tsx";
 import { PasswordReset } from "./password-reset.tsx";
 import { SignOut } from "./sign-out.tsx";
-import { createUser, PASSWORD, totpNow, uniqueEmail } from "./test-helpers.ts";
+import { createUser, liveSuite, PASSWORD, totpNow, uniqueEmail } from "./test-helpers.ts";
 
-afterEach(cleanup);
-
-let live: LiveSetup;
-beforeAll(async () => {
-  live = await createLive();
-});
-afterAll(() => live.close());
-beforeEach(() => {
-  live.navigations.length = 0;
-});
+const live = liveSuite();
 
 describe("forgot password and reset", () => {
   it("answers alike for unknown e-mails and sends known ones a link", async () => {

@@ -3,13 +3,15 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Field, Link } from "../../ui/primitives.tsx";
+import { Link } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
+import { EmailField, NewPasswordFields, PasswordField, SubmitWithError } from "./fields.tsx";
 import {
   checkEmail,
   checkNewPassword,
   finishOrMfa,
   keepReturnTo,
+  NO_NEW_PASSWORD,
   PASSWORD_ERROR_TEXTS,
   SIGN_IN_ERROR_TEXTS,
   useFocusInvalid,
@@ -34,14 +36,14 @@ export function CredentialForm({
   const app = useStackApp();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
+  const [newPassword, setNewPassword] = useState(NO_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const { formRef, focusInvalid } = useFocusInvalid();
   const signUp = type === "sign-up";
 
   const { run, pending, error } = useAction(
     async () => {
-      const credentials = { email: email.trim(), password };
+      const credentials = { email: email.trim(), password: signUp ? newPassword.password : password };
       const result = signUp
         ? await app.signUpWithCredential(credentials)
         : await app.signInWithCredential(credentials);
@@ -53,7 +55,7 @@ export function CredentialForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const next: Errors = signUp
-      ? { email: checkEmail(email, t), ...checkNewPassword(password, repeat, t) }
+      ? { email: checkEmail(email, t), ...checkNewPassword(newPassword, t) }
       : { email: checkEmail(email, t), password: password ? null : t("common.required") };
     setErrors(next);
     if (Object.values(next).some(Boolean)) {
@@ -65,44 +67,27 @@ export function CredentialForm({
 
   return (
     <form ref={formRef} className="gh-stack" noValidate onSubmit={submit}>
-      <Field
-        label={t("common.email")}
-        type="email"
-        name="email"
-        autoComplete="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
-      />
-      <Field
-        label={t("common.password")}
-        type="password"
-        name="password"
-        autoComplete={signUp ? "new-password" : "current-password"}
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={errors.password}
-      />
-      {signUp && (
-        <Field
-          label={t("auth.repeatPassword")}
-          type="password"
-          name="repeat-password"
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(event) => setRepeat(event.target.value)}
-          error={errors.repeat}
-        />
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      {signUp ? (
+        <NewPasswordFields first value={newPassword} onChange={setNewPassword} errors={errors} />
+      ) : (
+        <>
+          <PasswordField
+            label={t("common.password")}
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+          />
+          <div className="gh-row">
+            <Link href={keepReturnTo(app.urls.forgotPassword)}>{t("auth.forgotPassword")}</Link>
+          </div>
+        </>
       )}
-      {!signUp && (
-        <div className="gh-row">
-          <Link href={keepReturnTo(app.urls.forgotPassword)}>{t("auth.forgotPassword")}</Link>
-        </div>
-      )}
-      {error && <Alert>{error}</Alert>}
-      <Button type="submit" variant="primary" full pending={pending}>
+      <SubmitWithError error={error} pending={pending}>
         {t(signUp ? "auth.signUp.submit" : "auth.signIn.submit")}
-      </Button>
+      </SubmitWithError>
     </form>
   );
 }

@@ -3,9 +3,10 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Field, LinkButton } from "../../ui/primitives.tsx";
+import { Alert, Field, LinkButton } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
-import { checkEmail, finishOrMfa, SIGN_IN_ERROR_TEXTS, useFocusInvalid } from "./shared.ts";
+import { EmailField, SubmitWithError, useEmailForm } from "./fields.tsx";
+import { finishOrMfa, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 const SEND_ERROR_TEXTS: ErrorTexts = {
   ...SIGN_IN_ERROR_TEXTS,
@@ -22,12 +23,9 @@ const CODE_TEXTS: ErrorTexts = {
 export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void }) {
   const t = useTranslation();
   const app = useStackApp();
-  const [email, setEmail] = useState("");
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
   const [otp, setOtp] = useState("");
   const [otpError, setOtpError] = useState<string | null>(null);
-  const { formRef, focusInvalid } = useFocusInvalid();
 
   const send = useAction(async (address: string) => {
     const result = await app.sendMagicLinkEmail(address);
@@ -41,13 +39,9 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
     finishOrMfa(await app.signInWithMagicLink(code.toLowerCase() + nonce), onMfa);
   }, CODE_TEXTS);
 
-  const submitEmail = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = checkEmail(email, t);
-    setEmailError(problem);
-    if (problem) focusInvalid();
-    else void send.run(email.trim());
-  };
+  const { formRef, focusInvalid, submitEmail, emailField } = useEmailForm(
+    (address) => void send.run(address),
+  );
 
   const submitCode = (event: FormEvent) => {
     event.preventDefault();
@@ -75,10 +69,9 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
           onChange={(event) => setOtp(event.target.value)}
           error={otpError}
         />
-        {signIn.error && <Alert>{signIn.error}</Alert>}
-        <Button type="submit" variant="primary" full pending={signIn.pending}>
+        <SubmitWithError error={signIn.error} pending={signIn.pending}>
           {t("auth.signIn.submit")}
-        </Button>
+        </SubmitWithError>
         <LinkButton onClick={() => setSent(null)}>{t("auth.magicLink.otherEmail")}</LinkButton>
       </form>
     );
@@ -86,19 +79,10 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
 
   return (
     <form ref={formRef} className="gh-stack" noValidate onSubmit={submitEmail}>
-      <Field
-        label={t("common.email")}
-        type="email"
-        name="email"
-        autoComplete="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={emailError}
-      />
-      {send.error && <Alert>{send.error}</Alert>}
-      <Button type="submit" variant="primary" full pending={send.pending}>
+      <EmailField {...emailField} />
+      <SubmitWithError error={send.error} pending={send.pending}>
         {t("auth.magicLink.send")}
-      </Button>
+      </SubmitWithError>
     </form>
   );
 }

@@ -5,8 +5,9 @@ import { knownErrorIs, type StackClientApp, StatusError } from "@gatehouse/sdk";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Field, Link, LinkButton, Muted, PageCard } from "../../ui/primitives.tsx";
+import { Alert, Field, Link, LinkButton, Muted, PageCard } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
+import { SubmitWithError } from "./fields.tsx";
 import { keepReturnTo, useFocusInvalid, useQueryParam } from "./shared.ts";
 
 export type MfaStepProps = {
@@ -140,14 +141,13 @@ export function MfaStep({ attemptCode, onDone, onCancel, invalidCodeText }: MfaS
           />
         </>
       )}
-      {error && (
-        <Alert>
-          {error} <Link href={keepReturnTo(app.urls.signIn)}>{t("auth.backToSignIn")}</Link>
-        </Alert>
-      )}
-      <Button type="submit" variant="primary" full pending={pending}>
+      <SubmitWithError
+        error={error}
+        errorLink={<Link href={keepReturnTo(app.urls.signIn)}>{t("auth.backToSignIn")}</Link>}
+        pending={pending}
+      >
         {t("auth.mfa.submit")}
-      </Button>
+      </SubmitWithError>
       <LinkButton onClick={switchMethod}>
         {method === "totp" ? t("auth.mfa.useRecoveryCode") : t("auth.mfa.useAuthenticator")}
       </LinkButton>

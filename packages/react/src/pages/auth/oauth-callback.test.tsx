@@ -5,22 +5,14 @@
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { StrictMode } from "react";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { OAuthButton, OAuthButtonGroup, providerDisplayName } from "../../components/oauth-button.tsx";
-import { createLive, type LiveSetup } from "../../test-support/live.ts";
 import { renderWithApp, visit } from "../../test-support/render.tsx";
 import { OAuthCallback } from "./oauth-callback.tsx";
-import { TOTP_SECRET, totpNow, uniqueEmail, wrongTotp } from "./test-helpers.ts";
+import { liveSuite, TOTP_SECRET, totpNow, uniqueEmail, wrongTotp } from "./test-helpers.ts";
 
-afterEach(cleanup);
-
-let live: LiveSetup;
-beforeAll(async () => {
-  live = await createLive({ oauth_providers: [{ id: "github", type: "shared", enabled: true }] });
-});
-afterAll(() => live.close());
+const live = liveSuite({ oauth_providers: [{ id: "github", type: "shared", enabled: true }] });
 beforeEach(() => {
-  live.navigations.length = 0;
   visit("/handler/sign-in");
 });
 

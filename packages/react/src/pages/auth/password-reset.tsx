@@ -3,13 +3,15 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Field, Link, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { Alert, Link, PageCard, Spinner } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
 import { useCodeCheck } from "./code-check.ts";
+import { NewPasswordFields, SubmitWithError } from "./fields.tsx";
 import {
   CODE_ERROR_TEXTS,
   checkNewPassword,
   keepReturnTo,
+  NO_NEW_PASSWORD,
   PASSWORD_ERROR_TEXTS,
   useFocusInvalid,
   useQueryParam,
@@ -22,12 +24,8 @@ export function PasswordReset() {
   const app = useStackApp();
   const code = useQueryParam("code");
   const check = useCodeCheck(code, app.verifyPasswordResetCode);
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<{ password: string | null; repeat: string | null }>({
-    password: null,
-    repeat: null,
-  });
+  const [newPassword, setNewPassword] = useState(NO_NEW_PASSWORD);
+  const [errors, setErrors] = useState<ReturnType<typeof checkNewPassword>>({ password: null, repeat: null });
   const [done, setDone] = useState(false);
   const { formRef, focusInvalid } = useFocusInvalid();
 
@@ -39,10 +37,10 @@ export function PasswordReset() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next = checkNewPassword(password, repeat, t);
+    const next = checkNewPassword(newPassword, t);
     setErrors(next);
     if (next.password || next.repeat) focusInvalid();
-    else void run(password);
+    else void run(newPassword.password);
   };
 
   const title = t("auth.reset.title");
@@ -72,32 +70,14 @@ export function PasswordReset() {
   return (
     <PageCard title={title}>
       <form ref={formRef} className="gh-stack" noValidate onSubmit={submit}>
-        <Field
-          label={t("auth.newPassword")}
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
-        />
-        <Field
-          label={t("auth.repeatNewPassword")}
-          type="password"
-          name="repeat-password"
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(event) => setRepeat(event.target.value)}
-          error={errors.repeat}
-        />
-        {error && (
-          <Alert>
-            {error} <Link href={keepReturnTo(app.urls.forgotPassword)}>{t("auth.reset.requestNew")}</Link>
-          </Alert>
-        )}
-        <Button type="submit" variant="primary" full pending={pending}>
+        <NewPasswordFields value={newPassword} onChange={setNewPassword} errors={errors} />
+        <SubmitWithError
+          error={error}
+          errorLink={<Link href={keepReturnTo(app.urls.forgotPassword)}>{t("auth.reset.requestNew")}</Link>}
+          pending={pending}
+        >
           {t("auth.reset.submit")}
-        </Button>
+        </SubmitWithError>
       </form>
     </PageCard>
   );

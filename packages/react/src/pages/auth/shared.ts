@@ -42,8 +42,15 @@ export function checkEmail(email: string, t: Translate): string | null {
   return /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? null : t("common.invalidEmail");
 }
 
-/** A new password and its repetition; lengths count characters (code points) as the server does. */
-export function checkNewPassword(password: string, repeat: string, t: Translate) {
+/** A new password as typed, and typed again. */
+export type NewPassword = { password: string; repeat: string };
+export const NO_NEW_PASSWORD: NewPassword = { password: "", repeat: "" };
+
+/**
+ * A new password and its repetition (sign-up, reset, account settings); lengths count characters (code points) as
+ * the server does. Each field gets its own error: a repetition that differs is named even when the password is wrong.
+ */
+export function checkNewPassword({ password, repeat }: NewPassword, t: Translate) {
   const length = [...password].length;
   const passwordError = !password
     ? t("common.required")
@@ -52,7 +59,7 @@ export function checkNewPassword(password: string, repeat: string, t: Translate)
       : length > PASSWORD_MAX_LENGTH
         ? t("auth.passwordTooLong", { n: PASSWORD_MAX_LENGTH })
         : null;
-  const repeatError = passwordError === null && repeat !== password ? t("auth.passwordsDoNotMatch") : null;
+  const repeatError = repeat !== password ? t("auth.passwordsDoNotMatch") : null;
   return { password: passwordError, repeat: repeatError };
 }
 

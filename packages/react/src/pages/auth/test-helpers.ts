@@ -1,7 +1,35 @@
-// For the sign-in pages' tests: users made through the admin API (with a password, optionally with TOTP), the
+// For the sign-in pages' tests (and the components' and team invitation's): the live server of a suite with the
+// clean-up after each test, users made through the admin API (with a password, optionally with TOTP), the
 // authenticator app's current code (otpauth, at the test server's fixed clock), and unique e-mail addresses.
+import { cleanup } from "@testing-library/react";
 import { Secret, TOTP } from "otpauth";
-import type { LiveSetup } from "../../test-support/live.ts";
+import { afterAll, afterEach, beforeAll, vi } from "vitest";
+import { createLive, type LiveProjectConfig, type LiveSetup } from "../../test-support/live.ts";
+
+/**
+ * The live server of the enclosing file or describe: made before its tests (a project with `config`), closed after
+ * them; after each test the screen is cleaned up, spies restored and the recorded navigations cleared. Called where
+ * the suite is declared, it answers an object that stands for the server once the suite's hooks have started it.
+ */
+export function liveSuite(config?: LiveProjectConfig): LiveSetup {
+  let live: LiveSetup | undefined;
+  beforeAll(async () => {
+    live = await createLive(config);
+  });
+  afterAll(() => live?.close());
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    if (live) live.navigations.length = 0;
+  });
+  return new Proxy({} as LiveSetup, {
+    get(_, key) {
+      if (!live)
+        throw new Error("The live server is started by the suite's beforeAll: use it in hooks and tests.");
+      return Reflect.get(live, key);
+    },
+  });
+}
 
 export const PASSWORD = "correct horse battery";
 
