@@ -96,6 +96,7 @@ export const account = {
   "account.teams.teamName": "Team name",
   "account.teams.members": "Members",
   "account.teams.unnamed": "Unnamed member",
+  "account.teams.you": "You",
   "account.teams.inviteEmail": "Invite by e-mail",
   "account.teams.invite": "Send invitation",
   "account.teams.invited": "Invitation sent to {email}.",

@@ -44,7 +44,7 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
           onSave={(displayName) => team.update({ displayName: displayName ?? "" })}
         />
       )}
-      {canReadMembers && <Members team={team} removableBy={canRemove ? user.id : null} />}
+      {canReadMembers && <Members team={team} userId={user.id} canRemove={canRemove} />}
       {canInvite && <Invitations team={team} canList={canReadMembers} />}
       <ConfirmButton
         label={t("account.teams.leave")}
@@ -57,8 +57,8 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
   );
 }
 
-/** `removableBy`: the user, when they may remove the other members (each then has a Remove button). */
-function Members({ team, removableBy }: { team: Team; removableBy: string | null }) {
+/** The team's members, the user marked as such; with `canRemove`, each other member has a Remove button. */
+function Members({ team, userId, canRemove }: { team: Team; userId: string; canRemove: boolean }) {
   const t = useTranslation();
   const members = useLoaded(() => team.listUsers(), team.id);
   return (
@@ -74,8 +74,9 @@ function Members({ team, removableBy }: { team: Team; removableBy: string | null
                 <span className="gh-row">
                   <Avatar name={name} imageUrl={member.teamProfile.profileImageUrl} />
                   <span className="gh-text">{name}</span>
+                  {member.id === userId && <span className="gh-badge">{t("account.teams.you")}</span>}
                 </span>
-                {removableBy !== null && member.id !== removableBy && (
+                {canRemove && member.id !== userId && (
                   <RemoveMember
                     name={name}
                     onRemove={async () => {

@@ -120,8 +120,10 @@ describe("teams", () => {
     const details = within(await screen.findByRole("region", { name: "Team Trimmed" }));
     const members = within(await details.findByRole("list", { name: "Members" }));
     await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(2));
-    // Only the other member can be removed, not the user themselves.
+    // Only the other member can be removed, not the user themselves, who is marked as such.
     expect(members.getAllByRole("button", { name: "Remove" })).toHaveLength(1);
+    const you = members.getByText("You").closest("li") as HTMLElement;
+    expect(within(you).queryByText("Bob")).toBeNull();
     const bob = members.getByText("Bob").closest("li") as HTMLElement;
     await userEvent.click(within(bob).getByRole("button", { name: "Remove" }));
     expect(within(bob).getByText("Remove Bob from the team?")).toBeTruthy();
