@@ -1,6 +1,7 @@
 // English texts of the account settings page (pages/account-settings), by section.
 export const account = {
   "account.title": "Account settings",
+  "account.index": "Sections",
   "account.displayName": "Display name",
   "account.nameTooLong": "Names can have at most {max} characters.",
 
@@ -31,6 +32,7 @@ export const account = {
   "account.emails.remove": "Remove",
   "account.emails.removeQuestion": "Remove {email}?",
 
+  "account.password.title": "Password",
   "account.password.setTitle": "Set a password",
   "account.password.changeTitle": "Change password",
   "account.password.old": "Current password",

@@ -28,7 +28,12 @@ ${DARK}  }
   align-items: flex-start; padding: 48px 16px; }
 .gh-root .gh-card { width: 100%; max-width: 420px; background: var(--gh-surface); border: 1px solid var(--gh-border);
   border-radius: 12px; padding: 28px 24px; display: flex; flex-direction: column; gap: 16px; }
-.gh-root .gh-card.gh-wide { max-width: 760px; }
+.gh-root .gh-card.gh-wide { max-width: 960px; }
+.gh-root .gh-settings { display: grid; grid-template-columns: 170px minmax(0, 1fr); gap: 28px; align-items: start; }
+.gh-root .gh-settings-nav { position: sticky; top: 16px; }
+.gh-root .gh-settings-nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.gh-root .gh-settings-body { display: flex; flex-direction: column; gap: 16px; min-width: 0; }
+.gh-root .gh-settings-body > :first-child .gh-section { border-top: none; padding-top: 0; }
 .gh-root .gh-title { font-size: 22px; font-weight: 650; margin: 0; }
 .gh-root .gh-subtitle { font-size: 17px; font-weight: 600; margin: 0; }
 .gh-root .gh-text { margin: 0; }
@@ -85,6 +90,11 @@ ${DARK}  }
 .gh-root .gh-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14px; }
 .gh-root .gh-qr { width: 200px; height: 200px; background: #ffffff; padding: 8px; border-radius: 8px; }
 .gh-root .gh-qr svg { width: 100%; height: 100%; display: block; }
+@media (max-width: 720px) {
+  .gh-root .gh-settings { grid-template-columns: minmax(0, 1fr); gap: 16px; }
+  .gh-root .gh-settings-nav { position: static; }
+  .gh-root .gh-settings-nav ul { flex-direction: row; flex-wrap: wrap; gap: 6px 14px; }
+}
 @media (max-width: 480px) {
   .gh-root.gh-page { padding: 16px 8px; }
   .gh-root .gh-card { padding: 20px 16px; }

@@ -2,7 +2,7 @@
 // and account deletion, each section shown as the project's settings allow. Signed-out visitors go to sign-in.
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
-import { useTranslation } from "../../i18n.ts";
+import { type MessageKey, useTranslation } from "../../i18n.ts";
 import { Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
@@ -28,38 +28,63 @@ export function AccountSettings() {
     );
   }
   const { config } = project;
+  // The sections this project offers, in order; each has an anchor the index links to.
+  const sections: { anchor: string; title: MessageKey; element: ReactNode }[] = [
+    { anchor: "profile", title: "account.profile.title", element: <ProfileSection user={user} /> },
+    { anchor: "emails", title: "account.emails.title", element: <EmailsSection user={user} /> },
+    ...(config.credentialEnabled
+      ? [
+          {
+            anchor: "password",
+            title: "account.password.title" as const,
+            element: <PasswordSection user={user} />,
+          },
+        ]
+      : []),
+    ...(config.passkeyEnabled
+      ? [
+          {
+            anchor: "passkey",
+            title: "account.passkey.title" as const,
+            element: <PasskeySection user={user} />,
+          },
+        ]
+      : []),
+    { anchor: "mfa", title: "account.mfa.title", element: <MfaSection user={user} /> },
+    { anchor: "sessions", title: "account.sessions.title", element: <SessionsSection user={user} /> },
+    { anchor: "teams", title: "account.teams.title", element: <TeamsSection user={user} /> },
+    ...(config.clientUserDeletionEnabled
+      ? [
+          {
+            anchor: "delete",
+            title: "account.delete.title" as const,
+            element: <DeleteSection user={user} onLeaving={setLeaving} />,
+          },
+        ]
+      : []),
+  ];
   return (
     <PageCard title={t("account.title")} wide>
-      <Part>
-        <ProfileSection user={user} />
-      </Part>
-      <Part>
-        <EmailsSection user={user} />
-      </Part>
-      {config.credentialEnabled && (
-        <Part>
-          <PasswordSection user={user} />
-        </Part>
-      )}
-      {config.passkeyEnabled && (
-        <Part>
-          <PasskeySection user={user} />
-        </Part>
-      )}
-      <Part>
-        <MfaSection user={user} />
-      </Part>
-      <Part>
-        <SessionsSection user={user} />
-      </Part>
-      <Part>
-        <TeamsSection user={user} />
-      </Part>
-      {config.clientUserDeletionEnabled && (
-        <Part>
-          <DeleteSection user={user} onLeaving={setLeaving} />
-        </Part>
-      )}
+      <div className="gh-settings">
+        <nav className="gh-settings-nav" aria-label={t("account.index")}>
+          <ul>
+            {sections.map((section) => (
+              <li key={section.anchor}>
+                <a className="gh-link" href={`#account-${section.anchor}`}>
+                  {t(section.title)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="gh-settings-body">
+          {sections.map((section) => (
+            <div key={section.anchor} id={`account-${section.anchor}`}>
+              <Part>{section.element}</Part>
+            </div>
+          ))}
+        </div>
+      </div>
     </PageCard>
   );
 }
