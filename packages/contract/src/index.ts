@@ -10,4 +10,5 @@ export * from "./schemas/common.ts";
 export * from "./schemas/jwks.ts";
 export * from "./schemas/projects.ts";
 export * from "./schemas/teams.ts";
+export * from "./schemas/text.ts";
 export * from "./schemas/users.ts";

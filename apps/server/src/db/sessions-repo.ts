@@ -2,6 +2,7 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { retiredRefreshTokens, sessions, users } from "./schema.ts";
+import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -11,6 +12,8 @@ export function createSessionsRepo(db: Db) {
       await tx.insert(sessions).values(row);
     },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
+      // Ids from requests are any text; one that is not a UUID names no session and must not reach the uuid column.
+      if (!isUuid(id)) return undefined;
       const [row] = await db
         .select()
         .from(sessions)
@@ -18,6 +21,7 @@ export function createSessionsRepo(db: Db) {
       return row;
     },
     async listForUser(projectId: string, userId: string): Promise<SessionRow[]> {
+      if (!isUuid(userId)) return [];
       return db
         .select()
         .from(sessions)

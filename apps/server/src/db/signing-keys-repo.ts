@@ -1,4 +1,5 @@
 // Signing key rows: the published keys of a project, and lookup by key id for verification.
+import { isStorableText } from "@gatehouse/contract";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { signingKeys } from "./schema.ts";
@@ -12,6 +13,9 @@ export function createSigningKeysRepo(db: Db) {
       await tx.insert(signingKeys).values(rows);
     },
     async find(kid: string): Promise<SigningKeyRow | undefined> {
+      // The kid comes from the header of a token not yet verified (it names the key to verify with): a forged one
+      // with text PostgreSQL cannot store names no key, instead of failing the query with a 500.
+      if (!isStorableText(kid)) return undefined;
       const [row] = await db.select().from(signingKeys).where(eq(signingKeys.id, kid));
       return row;
     },

@@ -181,6 +181,9 @@ export function createUsersRepo(db: Db) {
     },
 
     async find(projectId: string, userId: string, executor: Db = db): Promise<UserRecord | undefined> {
+      // Ids from requests are any text: one that is not a UUID names no user, and must not reach the uuid column,
+      // where PostgreSQL refuses it (a 500 instead of "no such user").
+      if (!isUuid(userId)) return undefined;
       const [row] = await executor
         .select(USER_COLUMNS)
         .from(users)

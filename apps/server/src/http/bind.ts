@@ -8,7 +8,7 @@ import { parseBody } from "./body.ts";
 import { type Caller, resolveCaller, UNAUTHENTICATED } from "./caller.ts";
 import { readGatehouseHeaders } from "./headers.ts";
 import { jsonResponse } from "./respond.ts";
-import { schemaError, type ValidationProblem, validatePart } from "./validate.ts";
+import { schemaError, unstorableTextProblem, type ValidationProblem, validatePart } from "./validate.ts";
 
 export type AppEnv = { Variables: { requestId: string; clientIp: string } };
 
@@ -65,7 +65,12 @@ function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Calle
   const problems: ValidationProblem[] = [];
   for (const part of ["params", "query", "body"] as const) {
     const schema = parts[part];
-    if (!schema) continue;
+    if (!schema) {
+      // Parts no schema declares (OAuth parameters) still reach handlers and queries: their text is checked too.
+      const unstorable = unstorableTextProblem(part, raw[part]);
+      if (unstorable) problems.push(unstorable);
+      continue;
+    }
     const result = validatePart(schema, part, raw[part]);
     if (result.ok) input[part] = result.value;
     else problems.push(result.problem);

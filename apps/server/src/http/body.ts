@@ -31,6 +31,35 @@ async function readCapped(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * How deeply JSON bodies may nest. RFC 8259 §9 lets a parser limit nesting; Keycloak's parser (Jackson) stops at
+ * 1,000 levels, and so do we: deeper values made JSON.stringify overflow the stack on the way to the database (a 500).
+ * Metadata of any real use is a few levels deep.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Whether JSON text nests deeper than the limit: one pass over the characters before parsing, so a deep document
+ * is refused before it is built. Brackets inside strings do not count; the text need not be valid (the parse after
+ * this one says whether it is).
+ */
+function nestsTooDeeply(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** The parsed body: undefined when there is none, a JSON value, or a flat object of strings for form posts. */
 export async function parseBody(request: Request): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
@@ -39,6 +68,10 @@ export async function parseBody(request: Request): Promise<unknown> {
   if (text.length === 0) return undefined;
   const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
   if (mediaType === "application/json") {
+    // A document nested beyond the limit is one this parser does not accept: the same error as invalid JSON, whose
+    // message WIRE.md §1.6 fixes.
+    if (nestsTooDeeply(text))
+      throw KnownErrors.BODY_PARSING_ERROR({ message: "Invalid JSON in request body" });
     try {
       return JSON.parse(text);
     } catch {

@@ -13,7 +13,7 @@ import {
   updateUserRoute,
 } from "@gatehouse/contract";
 import type { Hono } from "hono";
-import { isUuid, type UserRecord, type UserVisibility } from "../db/users-repo.ts";
+import type { UserRecord, UserVisibility } from "../db/users-repo.ts";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
@@ -46,9 +46,9 @@ function visibility(query: {
 }
 
 export function registerUserRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  /** The user named by a path id; an id that is not a UUID names no user either. */
+  /** The user named by a path id; an id that is not a UUID names no user either (the repository says so). */
   async function userById(caller: Caller, userId: string): Promise<UserRecord> {
-    const user = isUuid(userId) ? await deps.usersRepo.find(projectOf(caller).id, userId) : undefined;
+    const user = await deps.usersRepo.find(projectOf(caller).id, userId);
     if (!user) throw KnownErrors.USER_NOT_FOUND();
     return user;
   }
