@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   let database: Database;
   if (config.databaseUrl) {
     database = openPostgres(config.databaseUrl, (error) =>
-      logger.warn("database connection lost; it will be reopened", { error: error.message }),
+      logger.warn("database connection lost; it will be reopened", {}, error),
     );
     logger.info("database: PostgreSQL", { host: new URL(config.databaseUrl).host });
   } else {
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
     sharedOAuth: config.sharedOAuth,
+    developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
@@ -75,6 +76,12 @@ async function main(): Promise<void> {
       ? "e-mail: delivering through SMTP"
       : "e-mail: no SMTP server, e-mails are kept in the development inbox (GET /api/v1/internal/emails)",
   );
+  // Said at every start: test identities sign anyone in without a check, which an operator must not miss.
+  if (config.developmentOAuth.length > 0) {
+    logger.warn("OAuth: the development provider stands in for shared providers without keys", {
+      projects: config.developmentOAuth.join(","),
+    });
+  }
 
   if (!existsSync(join(config.dashboardDir, "index.html"))) {
     logger.warn("the dashboard is not built: /dashboard answers 503 until `npm run build:dashboard` runs", {
@@ -100,7 +107,7 @@ async function main(): Promise<void> {
     );
   });
   server.on("error", (error) => {
-    logger.error("cannot listen", { port: config.port, error: error.message });
+    logger.error("cannot listen", { port: config.port }, error);
     void database.close().finally(() => {
       releaseLock();
       process.exit(1);
@@ -132,9 +139,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    logger.error("start-up failed", {
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
+    logger.error("start-up failed", {}, error);
   }
   process.exit(1);
 });

@@ -24,9 +24,7 @@ export function createPoller(options: {
       try {
         await runOnce();
       } catch (err) {
-        options.logger.error(`${options.name} run failed`, {
-          error: err instanceof Error ? err.message : String(err),
-        });
+        options.logger.error(`${options.name} run failed`, {}, err);
       }
       if (running) schedule(options.pollMs);
     }, delay);

@@ -12,7 +12,11 @@ export type SmtpSettings = {
   senderEmail: string;
 };
 
-export type OutgoingEmail = { to: string; subject: string; html?: string; text?: string };
+/**
+ * `messageId`: an outbox e-mail passes its row's own, so every attempt carries the same one; a one-off send (the
+ * settings test e-mail) leaves it out and nodemailer makes one up.
+ */
+export type OutgoingEmail = { messageId?: string; to: string; subject: string; html?: string; text?: string };
 
 /** The project's own SMTP server, or undefined for `shared` (the instance default applies). */
 export function smtpFromEmailConfig(config: ProjectConfig["email_config"]): SmtpSettings | undefined {
@@ -149,6 +153,7 @@ export function createMailer(options: { maxTransports?: number; sendTimeoutMs?: 
           transport.sendMail({
             // An address object, not a hand-built string, so quotes in the sender name cannot break the header.
             from: { name: smtp.senderName, address: smtp.senderEmail },
+            messageId: email.messageId,
             to: email.to,
             subject: email.subject,
             html: email.html,

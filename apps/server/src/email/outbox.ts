@@ -1,7 +1,7 @@
 // The persisted e-mail outbox: services enqueue in their own transaction, the worker claims and settles rows, the
 // admin API lists them (WIRE.md §4.18 `GET /internal/emails`).
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, isNotNull, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
@@ -33,6 +33,17 @@ export type OutboxEmailItem = {
   last_error: string | null;
 };
 
+/**
+ * The Message-ID of an outbox row, the same on every attempt. A send cut off after the receiver took the message
+ * (the process killed mid-exchange) is sent again when the lease runs out; with the same Message-ID receivers
+ * recognise the copy (RFC 5322 §3.6.4: one message, one id). The row id is a random UUID, so the id is unique
+ * worldwide; the domain is the sender's, as nodemailer's own ids have it.
+ */
+export function outboxMessageId(rowId: string, senderEmail: string): string {
+  const domain = senderEmail.slice(senderEmail.lastIndexOf("@") + 1) || "localhost";
+  return `<${rowId}@${domain}>`;
+}
+
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
 
@@ -62,24 +73,39 @@ export function createEmailOutbox(deps: { db: Db; clock: Clock }) {
       .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "queued")));
 
   return {
-    /** Queues an e-mail in the caller's transaction, so it exists exactly when the change that causes it does. */
-    async enqueue(tx: Db, email: NewOutboxEmail): Promise<{ id: string }> {
+    /**
+     * Queues an e-mail in the caller's transaction, so it exists exactly when the change that causes it does.
+     * `send: false` runs the very same statement, which then inserts nothing: a caller that must not reveal whether
+     * it had anyone to write to (a reset code for an address without an account) does the same work either way.
+     */
+    async enqueue(tx: Db, email: NewOutboxEmail, options: { send?: boolean } = {}): Promise<{ id: string }> {
       const id = randomUUID();
-      const now = clock.now();
-      await tx.insert(emailOutbox).values({
-        id,
-        projectId: email.projectId,
-        to: email.to,
-        templateType: email.templateType,
-        subject: email.subject,
-        html: email.html,
-        text: email.text,
-        status: "queued",
-        attempts: 0,
-        nextAttemptAt: now,
-        // The injected clock, not the database's: the 24-hour retry window is measured against it.
-        createdAt: now,
-      });
+      // The injected clock, not the database's: the 24-hour retry window is measured against it.
+      const now = clock.now().toISOString();
+      const o = emailOutbox;
+      const columns = [
+        o.id,
+        o.projectId,
+        o.to,
+        o.templateType,
+        o.subject,
+        o.html,
+        o.text,
+        o.status,
+        o.attempts,
+        o.nextAttemptAt,
+        o.createdAt,
+      ];
+      const names = sql.join(
+        columns.map((c) => sql.identifier(c.name)),
+        sql`, `,
+      );
+      // INSERT … SELECT … WHERE, since a VALUES list cannot be conditional. The parameters are cast: a select list
+      // gives them no column type to take.
+      await tx.execute(sql`insert into ${o} (${names})
+        select ${id}::uuid, ${email.projectId}, ${email.to}, ${email.templateType}, ${email.subject}, ${email.html},
+          ${email.text}, ${"queued"}, ${0}::integer, ${now}::timestamptz, ${now}::timestamptz
+        where ${options.send ?? true}::boolean`);
       return { id };
     },
 

@@ -37,9 +37,12 @@ const captureLogger: Logger = {
   error: () => {},
 };
 
-const getProjectSmtp = async (projectId: string) => {
+const getProjectEmail = async (projectId: string) => {
   const project = await server.deps.projectsRepo.find(projectId);
-  return project ? smtpFromEmailConfig(project.config.email_config) : undefined;
+  return {
+    smtp: project ? smtpFromEmailConfig(project.config.email_config) : undefined,
+    productionMode: project?.isProductionMode ?? true,
+  };
 };
 
 async function queue(projectId: string, to: string, link = "https://app.test/handler/verify?code=abc&x=1") {
@@ -66,8 +69,8 @@ beforeAll(async () => {
     senderName: "Gatehouse",
     senderEmail: "g@gh.test",
   };
-  worker = createEmailWorker({ db, clock, logger: server.deps.logger, defaultSmtp, getProjectSmtp });
-  devWorker = createEmailWorker({ db, clock, logger: captureLogger, getProjectSmtp });
+  worker = createEmailWorker({ db, clock, logger: server.deps.logger, defaultSmtp, getProjectEmail });
+  devWorker = createEmailWorker({ db, clock, logger: captureLogger, getProjectEmail });
 });
 
 afterAll(async () => {
@@ -135,6 +138,38 @@ describe("e-mail worker", () => {
         link,
       },
     });
+  });
+
+  it("keeps a production-mode project's mail without logging its address or link", async () => {
+    const { project } = await server.createProject({ isProductionMode: true });
+    const link = "https://app.test/handler/verify?code=production-secret";
+    const { id } = await queue(project.id, "prod@example.com", link);
+    await devWorker.runOnce();
+
+    expect((await outbox.find(id))?.status).toBe("kept");
+    expect(logs).toContainEqual({
+      msg: "e-mail kept in development inbox",
+      fields: { email_id: id, template_type: "email_verification" },
+    });
+    expect(JSON.stringify(logs)).not.toContain("production-secret");
+    expect(JSON.stringify(logs)).not.toContain("prod@example.com");
+  });
+
+  it("sends an e-mail cut off mid-exchange again with the same Message-ID", async () => {
+    const cut = await startSmtpPeer();
+    peers.push(cut);
+    const { project } = await server.createProject({ config: standardConfig(cut.port) });
+    const { id } = await queue(project.id, "gus@example.com");
+    // The receiver takes the message, then the connection dies before the sender hears it was accepted.
+    cut.state.dropAfterData = true;
+    await worker.runOnce();
+    expect(await outbox.find(id)).toMatchObject({ status: "queued", attempts: 1 });
+
+    server.clock.advance(retryDelayMs(1));
+    await worker.runOnce();
+    expect((await outbox.find(id))?.status).toBe("sent");
+    const copies = cut.to("gus@example.com").map((r) => r.mail.messageId);
+    expect(copies).toEqual([`<${id}@acme.test>`, `<${id}@acme.test>`]);
   });
 
   it("retries a rejected send with backoff and delivers once the server recovers", async () => {
@@ -221,7 +256,7 @@ describe("e-mail worker", () => {
       clock: server.clock,
       logger: server.deps.logger,
       defaultSmtp: { host: "127.0.0.1", port: defaultPeer.port, senderName: "G", senderEmail: "g@gh.test" },
-      getProjectSmtp,
+      getProjectEmail,
       pollMs: 20,
     });
     polling.start();

@@ -2,10 +2,10 @@
 // hours, keeps mail in the development inbox when no SMTP server is configured, and clears old bodies.
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
-import type { Logger } from "../logger.ts";
+import { type Logger, summarizeError } from "../logger.ts";
 import { createPoller } from "../poller.ts";
 import { createMailer, type Mailer, type SmtpSettings } from "./mailer.ts";
-import { createEmailOutbox, type OutboxRow } from "./outbox.ts";
+import { createEmailOutbox, type OutboxRow, outboxMessageId } from "./outbox.ts";
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 60 * 60 * 1000;
@@ -31,14 +31,19 @@ export function firstLink(text: string | null): string | undefined {
   return link;
 }
 
+export type ProjectEmail = { smtp: SmtpSettings | undefined; productionMode: boolean };
+
 export type EmailWorkerOptions = {
   db: Db;
   clock: Clock;
   logger: Logger;
   /** The instance's SMTP server, for projects whose `email_config` is `shared`. */
   defaultSmtp?: SmtpSettings;
-  /** The project's own SMTP server (`standard`), or undefined when it uses the shared one. */
-  getProjectSmtp(projectId: string): SmtpSettings | undefined | Promise<SmtpSettings | undefined>;
+  /**
+   * What the worker needs of a project: its own SMTP server (`standard`), or undefined when it uses the shared one,
+   * and whether it is in production mode.
+   */
+  getProjectEmail(projectId: string): ProjectEmail | Promise<ProjectEmail>;
   pollMs?: number;
   batchSize?: number;
   /** How long a claimed row is reserved; must exceed the mailer's send timeout so no two workers send it at once. */
@@ -59,20 +64,29 @@ export function createEmailWorker(options: EmailWorkerOptions) {
   async function deliver(row: OutboxRow): Promise<void> {
     const attempts = row.attempts + 1;
     try {
-      const smtp = (await options.getProjectSmtp(row.projectId)) ?? options.defaultSmtp;
+      const project = await options.getProjectEmail(row.projectId);
+      const smtp = project.smtp ?? options.defaultSmtp;
       if (!smtp) {
         await outbox.markKept(row.id);
-        // The development inbox is documented behaviour: a developer without SMTP needs the link to click, so
-        // logging it is intended. With any SMTP server configured this line never appears.
-        logger.info("e-mail kept in development inbox", {
-          to: row.to,
-          subject: row.subject,
-          template_type: row.templateType,
-          link: firstLink(row.text) ?? null,
-        });
+        // The development inbox is documented behaviour (README): a developer without SMTP needs the link to click,
+        // so logging it, with the code it carries, is intended. Never for a production-mode project: its links
+        // sign real users in, and the log is no place for them (the admin API still lists the e-mail). With any
+        // SMTP server configured this line never appears.
+        logger.info(
+          "e-mail kept in development inbox",
+          project.productionMode
+            ? { email_id: row.id, template_type: row.templateType }
+            : {
+                to: row.to,
+                subject: row.subject,
+                template_type: row.templateType,
+                link: firstLink(row.text) ?? null,
+              },
+        );
         return;
       }
       await mailer.send(smtp, {
+        messageId: outboxMessageId(row.id, smtp.senderEmail),
         to: row.to,
         subject: row.subject,
         html: row.html ?? undefined,
@@ -80,17 +94,16 @@ export function createEmailWorker(options: EmailWorkerOptions) {
       });
       await outbox.markSent(row.id, attempts, clock.now());
     } catch (err) {
-      const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR_LENGTH);
+      // Stored for the admin API too, so it gets the log's redaction: a failed query's parameters stay out.
+      const error = summarizeError(err).error.slice(0, MAX_ERROR_LENGTH);
       const now = clock.now().getTime();
       const deadline = row.createdAt.getTime() + RETRY_WINDOW_MS;
       const giveUp = now >= deadline;
-      logger.warn("e-mail delivery failed", {
-        email_id: row.id,
-        project_id: row.projectId,
-        attempts,
-        error,
-        will_retry: !giveUp,
-      });
+      logger.warn(
+        "e-mail delivery failed",
+        { email_id: row.id, project_id: row.projectId, attempts, will_retry: !giveUp },
+        err,
+      );
       if (giveUp) await outbox.markFailed(row.id, attempts, error);
       // The last retry lands on the deadline itself, so the window is used in full and not overshot.
       else

@@ -1,6 +1,6 @@
 // Building responses: JSON and text with explicit UTF-8 content types, and the rendering of every error kind.
 import { bothSpellings, isKnownError } from "@gatehouse/contract";
-import type { Logger } from "../logger.ts";
+import { type Logger, summarizeError } from "../logger.ts";
 import { isTextError } from "../text-error.ts";
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -24,16 +24,17 @@ export function renderError(
     return jsonResponse(error.status, error.toBody(), { [stack]: error.code, [hexclave]: error.code });
   }
   if (isTextError(error)) return textResponse(error.status, error.message, error.headers);
-  const err = error instanceof Error ? error : new Error(String(error));
-  ctx.logger.error("unexpected error", {
-    request_id: ctx.requestId,
-    method: ctx.method,
-    path: ctx.path,
-    error: err.message,
-    stack: err.stack,
-  });
-  // Internals (messages, stacks) reach the caller only in development mode; the request id ties the answer to the log.
-  const detail = ctx.development ? `\n\n${err.stack ?? err.message}` : "";
+  ctx.logger.error(
+    "unexpected error",
+    { request_id: ctx.requestId, method: ctx.method, path: ctx.path },
+    error,
+  );
+  // Internals reach the caller only in development mode; the request id ties the answer to the log. Even then only
+  // the summary the log gets: a failed query's parameters may belong to someone else (a hash, another user's row).
+  const summary = summarizeError(error);
+  const detail = ctx.development
+    ? `\n\n${[summary.error, summary.error_query, summary.error_stack].filter(Boolean).join("\n")}`
+    : "";
   return textResponse(
     500,
     `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${ctx.requestId}${detail}`,

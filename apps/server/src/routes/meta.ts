@@ -12,6 +12,7 @@ import type { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
+import { htmlResponse } from "../http/html.ts";
 import { jsonResponse, textResponse } from "../http/respond.ts";
 import { renderDocsPage } from "./docs-page.tsx";
 
@@ -28,7 +29,7 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
       await deps.database.ping();
       return { status: "ok" as const };
     } catch (error) {
-      deps.logger.error("health check: database unreachable", { error: String(error) });
+      deps.logger.error("health check: database unreachable", {}, error);
       return jsonResponse(503, { status: "error" });
     }
   });
@@ -54,10 +55,5 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, openApiRoute, async () => openApi);
 
   const docs = renderDocsPage(openApi);
-  bindRoute(
-    app,
-    deps,
-    docsRoute,
-    async () => new Response(docs, { headers: { "content-type": "text/html; charset=utf-8" } }),
-  );
+  bindRoute(app, deps, docsRoute, async () => htmlResponse(docs.html, { csp: docs.csp }));
 }

@@ -16,7 +16,7 @@ export function createActivityRecorder(deps: { repo: SessionsRepo; logger: Logge
     } catch (error) {
       // Keep the uses for the next flush rather than lose them to a passing database error.
       for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);
-      deps.logger.warn("could not record session activity; will retry", { error: String(error) });
+      deps.logger.warn("could not record session activity; will retry", {}, error);
     }
   }
 

@@ -55,6 +55,8 @@ export function createEmailService(deps: { outbox: EmailOutbox }) {
         type: EmailTemplateType;
         userDisplayName?: string | null;
         variables: Record<string, string>;
+        /** false: render and run the same statement, inserting nothing (see EmailOutbox.enqueue). */
+        send?: boolean;
       },
     ): Promise<void> {
       const rendered = render(
@@ -63,14 +65,18 @@ export function createEmailService(deps: { outbox: EmailOutbox }) {
         email.userDisplayName,
         email.variables,
       );
-      await deps.outbox.enqueue(tx, {
-        projectId: project.id,
-        to: email.to,
-        templateType: email.type,
-        subject: rendered.subject,
-        html: rendered.html,
-        text: rendered.text,
-      });
+      await deps.outbox.enqueue(
+        tx,
+        {
+          projectId: project.id,
+          to: email.to,
+          templateType: email.type,
+          subject: rendered.subject,
+          html: rendered.html,
+          text: rendered.text,
+        },
+        { send: email.send },
+      );
     },
   };
 }

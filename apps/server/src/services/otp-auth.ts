@@ -1,8 +1,11 @@
 // One-time-code and magic-link sign-in (WIRE.md §4.2): one e-mailed code works both as a link and as the six
 // characters a user types, and signs in an existing user or creates one with a verified e-mail. The session opens
 // through the MFA gate (services/mfa.ts): a TOTP user gets an attempt code instead, and the one-time code is used up.
+import { randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
+import { and, eq } from "drizzle-orm";
 import { type Db, inTransaction } from "../db/client.ts";
+import { users } from "../db/schema.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { EmailService } from "./emails.ts";
@@ -42,8 +45,13 @@ export function createOtpAuth(deps: {
       }
       if (!found && !project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
       return inTransaction(deps.db, async (tx) => {
-        if (found && !found.user.otpAuthEnabled)
-          await deps.usersRepo.update(tx, found.user.id, { otpAuthEnabled: true });
+        // A verified user without OTP sign-in gets it now (WIRE.md §4.2). The statement runs for every address,
+        // matching no row for a new one (a fresh random id) or a user who has it on, so the work before the answer
+        // is the same whether or not the address has an account.
+        await tx
+          .update(users)
+          .set({ otpAuthEnabled: true })
+          .where(and(eq(users.id, found?.user.id ?? randomUUID()), eq(users.otpAuthEnabled, false)));
         const { code, nonce, link } = await deps.codes.create(tx, {
           projectId: project.id,
           purpose: "sign_in",

@@ -96,22 +96,19 @@ export function createPasswordAuth(deps: {
 
     async signIn(project: Project, input: { email: string; password: string }, clientIp: string) {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
-      // Counted per address whether or not it has an account, so the limit reveals nothing either.
+      // Counted per address whether or not it has an account, so the limit reveals nothing either. The slot is
+      // taken before the hash, so parallel guesses cannot all pass a check made before any of them is counted.
       const emailKey = `${project.id}:${input.email.toLowerCase()}`;
-      const ipKey = `${emailKey}:${clientIp}`;
-      await deps.rateLimits.assertOpen(["sign_in_email_ip", ipKey], ["sign_in_email", emailKey]);
-      const mismatch = async () => {
-        await deps.rateLimits.record("sign_in_email_ip", ipKey);
-        await deps.rateLimits.record("sign_in_email", emailKey);
-        return KnownErrors.EMAIL_PASSWORD_MISMATCH();
-      };
+      const slots = await deps.rateLimits.passwordAttempt(emailKey, clientIp);
       const user = await deps.usersRepo.findByAuthEmail(project.id, input.email);
       if (!user?.passwordHash) {
         await deps.hasher.burn(input.password);
-        throw await mismatch();
+        throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
       }
       const stored = user.passwordHash;
-      if (!(await deps.hasher.verify(stored, input.password))) throw await mismatch();
+      if (!(await deps.hasher.verify(stored, input.password))) throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
+      // Only failures count: the owner's right password does not use up the slots that guard the account.
+      await deps.rateLimits.giveBack(slots);
       // Imported hashes (bcrypt, scrypt, PBKDF2, other argon2 parameters) become argon2id now that the password is
       // known to be right (WIRE.md §4.8 [GF]).
       const rehash = deps.hasher.needsRehash(stored) ? await deps.hasher.hash(input.password) : undefined;
@@ -155,8 +152,9 @@ export function createPasswordAuth(deps: {
     },
 
     /**
-     * Queues a reset e-mail when a user with a password signs in with this address. Both paths write a code, so
-     * the answer and the work before it are the same whether or not the address has an account.
+     * Queues a reset e-mail when a user with a password signs in with this address. Both paths run the same
+     * statements (look up, write a code, render the e-mail, queue it, where an address without an account queues
+     * nothing), so the answer and the work before it do not tell whether the address has an account.
      */
     async sendResetCode(project: Project, input: { email: string; callback_url: string }) {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
@@ -171,12 +169,12 @@ export function createPasswordAuth(deps: {
           data: { user_id: target?.id ?? null, email: input.email },
           callbackUrl: input.callback_url,
         });
-        if (!target) return;
         await deps.emails.queue(tx, project, {
           to: input.email,
           type: "password_reset",
-          userDisplayName: target.displayName,
+          userDisplayName: target?.displayName,
           variables: { passwordResetLink: link ?? input.callback_url },
+          send: target !== undefined,
         });
       });
       return { success: "maybe, only if user with e-mail exists" as const };

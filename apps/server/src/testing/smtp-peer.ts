@@ -1,15 +1,20 @@
 // A real SMTP peer for tests: smtp-server in the test process, every message parsed with mailparser.
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export type Received = { mail: ParsedMail; user: unknown; rcptTo: string[] };
 
-/** An SMTP server in this process; `reject` makes it refuse messages after DATA with a temporary error. */
+/**
+ * An SMTP server in this process. `reject` makes it refuse messages after DATA with a temporary error;
+ * `dropAfterData` makes it keep the next message and cut the connection before answering, as when the sender dies
+ * mid-exchange: the receiver has the mail, the sender never heard it was accepted.
+ */
 export async function startSmtpPeer(port = 0) {
   const received: Received[] = [];
-  const state = { reject: false };
+  const state = { reject: false, dropAfterData: false };
+  const sockets = new Set<Socket>();
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -26,9 +31,18 @@ export async function startSmtpPeer(port = 0) {
         }
         const mail = await simpleParser(Buffer.concat(chunks));
         received.push({ mail, user: session.user, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
+        if (state.dropAfterData) {
+          state.dropAfterData = false;
+          for (const socket of sockets) if (socket.remotePort === session.remotePort) socket.destroy();
+          return;
+        }
         callback();
       });
     },
+  });
+  server.server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
   server.listen(port, "127.0.0.1");
   await once(server.server, "listening");
