@@ -67,8 +67,10 @@ export type DepsOptions = {
   webhookAllowPrivateUrls?: boolean;
   /** Forward webhook events to this Svix server instead of delivering them. */
   svix?: SvixSettings;
-  /** The instance's credentials for shared OAuth providers; without them those use the development provider. */
+  /** The instance's credentials for shared OAuth providers. */
   sharedOAuth?: Record<string, OAuthCredentials>;
+  /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers without credentials use test identities. */
+  developmentOAuth?: readonly string[];
   /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
   dashboardDir?: string;
 };
@@ -118,15 +120,19 @@ export function createDeps(options: DepsOptions) {
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
   const totpBox = createSecretBox(options.secret, "totp");
-  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox });
+  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits });
   const emailWorker = createEmailWorker({
     db,
     clock,
     logger,
     defaultSmtp: options.defaultSmtp,
-    getProjectSmtp: async (projectId) => {
+    getProjectEmail: async (projectId) => {
       const project = await projectsRepo.find(projectId);
-      return project && smtpFromEmailConfig(projectSecrets.open(project.config).email_config);
+      return {
+        smtp: project && smtpFromEmailConfig(projectSecrets.open(project.config).email_config),
+        // An unknown project (deleted since) counts as production: its mail's links are not logged.
+        productionMode: project?.isProductionMode ?? true,
+      };
     },
   });
   const oauthBox = createSecretBox(options.secret, "oauth");
@@ -141,6 +147,7 @@ export function createDeps(options: DepsOptions) {
     secrets: projectSecrets,
     development: developmentProvider,
     sharedCredentials: options.sharedOAuth ?? {},
+    developmentProjects: options.developmentOAuth ?? [],
   });
   const webhookBox = createSecretBox(options.secret, "webhooks");
   const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;

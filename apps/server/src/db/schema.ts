@@ -488,13 +488,14 @@ export const emailOutbox = pgTable(
 );
 
 /**
- * Rate-limit counters in the database, so several server processes share them: one row per bucket key and
- * window start.
+ * Rate-limit buckets in the database, so every server process shares them: one row per bucket key holding the
+ * times (epoch ms) of the attempts inside the bucket's sliding window, and whether the last attempt got a slot
+ * (the one upsert that takes a slot answers with it, services/rate-limits.ts).
  */
-export const rateLimitCounters = pgTable("rate_limit_counters", {
+export const rateLimitHits = pgTable("rate_limit_hits", {
   key: text("key").primaryKey(),
-  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
-  count: integer("count").notNull(),
+  hits: bigint("hits", { mode: "number" }).array().notNull(),
+  lastAllowed: boolean("last_allowed").notNull(),
 });
 
 /**

@@ -452,6 +452,26 @@ describe("POST /auth/mfa/sign-in with a TOTP value", () => {
   });
 });
 
+describe("[GF] failed second factors per user", () => {
+  it("counts them across IPs and attempt codes: 10 in 15 minutes, right values give their slot back", async () => {
+    const user = await totpUser();
+    const wrong = totp(user.secret, -3);
+    // Each failure on a new attempt code from a new IP, as a botnet that knows the password would send them.
+    const fail = async () =>
+      expectKnownError(await mfaTotp(await passwordAttempt(user.email), wrong), "INVALID_TOTP_CODE");
+    for (let i = 0; i < 9; i++) await fail();
+    await expectJson(await mfaTotp(await passwordAttempt(user.email), totp(user.secret)));
+    await fail();
+    server.clock.advance(STEP_MS);
+    const limited = await mfaTotp(await passwordAttempt(user.email), totp(user.secret));
+    await expectTextError(limited, 429, "Too many requests. Please try again later.");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
+    // The window slides: the slots free as the failures age out of it.
+    server.clock.advance(15 * MINUTE);
+    await expectJson(await mfaTotp(await passwordAttempt(user.email), totp(user.secret)));
+  });
+});
+
 describe("recovery codes [GO]", () => {
   const generate = (token: string, type: "client" | "server" = "client") =>
     post(RECOVERY_CODES, {}, withToken(token), type);

@@ -13,7 +13,8 @@
 //
 // THE SECOND STEP. `POST /auth/mfa/sign-in` uses the attempt code with a TOTP value or a recovery code. A wrong one
 // leaves the code unused but counts as a submission of it, so five wrong tries use it up. [GF] Each TOTP value signs
-// in once: the user's last used time step is recorded, and only a later step is accepted after it.
+// in once: the user's last used time step is recorded, and only a later step is accepted after it. [GF] Failed
+// second factors also count per user across IPs and attempt codes (the `mfa_user` rate-limit bucket).
 //
 // RECOVERY CODES. `POST /auth/mfa/recovery-codes` makes ten new codes and voids the previous ones. Only their
 // SHA-256 hashes are stored, bound to the secret they were made for: setting another secret or removing it voids
@@ -29,6 +30,7 @@ import { createMfaRepo } from "../db/mfa-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { Project } from "./projects.ts";
+import type { RateLimiter, Slots } from "./rate-limits.ts";
 import type { IssuedSession, SessionService } from "./sessions.ts";
 import type { VerificationCodeService } from "./verification-codes.ts";
 
@@ -67,6 +69,7 @@ export function createMfaService(deps: {
   sessions: SessionService;
   usersRepo: UsersRepo;
   totpBox: SecretBox;
+  rateLimits: RateLimiter;
 }) {
   const repo = createMfaRepo();
 
@@ -117,6 +120,7 @@ export function createMfaService(deps: {
 
     /** Completes a paused sign-in: uses the attempt code, proves the second factor and opens the session. */
     async signIn(project: Project, input: MfaSignInInput): Promise<SignedIn> {
+      let slots: Slots = { keys: [] };
       const opened = await deps.codes.use(
         { projectId: project.id, purpose: "mfa_attempt", code: input.code },
         async (tx, row) => {
@@ -129,7 +133,14 @@ export function createMfaService(deps: {
           else await proveRecoveryCode(tx, user, input.recovery_code);
           return { session: await deps.sessions.open(tx, user), isNewUser: row.data.is_new_user === true };
         },
+        // A slot of the user's second-factor bucket, taken outside the transaction so a wrong code that rolls it
+        // back still counts; a right one gives it back below.
+        async (row) => {
+          if (typeof row.data.user_id === "string")
+            slots = await deps.rateLimits.hit("mfa_user", `${project.id}:${row.data.user_id}`);
+        },
       );
+      await deps.rateLimits.giveBack(slots);
       return issue(opened);
     },
 

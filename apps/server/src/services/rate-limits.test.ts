@@ -1,5 +1,6 @@
 // Abuse limits (WIRE.md §1.10) through the HTTP API with limits on: each bucket fires at its limit with 429 and
-// retry-after, counts unknown addresses like known ones, and opens again when its window has passed.
+// retry-after, counts unknown addresses like known ones, holds under parallel requests, slides rather than resets,
+// and opens again as its window passes; the per-address ceiling slows guessing without locking out the owner.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   accessHeaders,
@@ -51,6 +52,53 @@ describe("rate limits", () => {
     ).toBe(200);
   });
 
+  it("takes each slot before the hash: of 100 parallel wrong passwords from one IP, at most 10 are checked", async () => {
+    const email = "parallel@example.com";
+    await post("/auth/password/sign-up", { email, password: "right password" }, "10.0.5.1");
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.5.2"),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(90);
+  });
+
+  it("slides: a full bucket stays full across what used to be a window edge", async () => {
+    const email = "edge@example.com";
+    const windowMs = 15 * 60_000;
+    // One second before a multiple of 15 minutes, where the old fixed windows reset.
+    server.clock.advance(windowMs - (server.clock.now().getTime() % windowMs) - 1000);
+    for (let i = 0; i < 10; i++)
+      await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.6.1");
+    server.clock.advance(2000);
+    const limited = await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.6.1");
+    await expectLimited(limited);
+    expect(Number(limited.headers.get("retry-after"))).toBe(15 * 60 - 2);
+    server.clock.advance(windowMs - 2000);
+    expect(
+      (await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.6.1")).status,
+    ).toBe(400);
+  });
+
+  it("does not count right passwords: the owner signs in between failures without using up the bucket", async () => {
+    const email = "owner@example.com";
+    await post("/auth/password/sign-up", { email, password: "right password" }, "10.0.7.1");
+    for (let i = 0; i < 9; i++)
+      await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.7.2");
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await post("/auth/password/sign-in", { email, password: "right password" }, "10.0.7.2")).status,
+      ).toBe(200);
+    expect(
+      (await post("/auth/password/sign-in", { email, password: "wrong password" }, "10.0.7.2")).status,
+    ).toBe(400);
+    await expectLimited(
+      await post("/auth/password/sign-in", { email, password: "right password" }, "10.0.7.2"),
+    );
+  });
+
   it("limits an unknown address exactly like a known one", async () => {
     for (let i = 0; i < 10; i++) {
       await post(
@@ -100,6 +148,41 @@ describe("rate limits", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-stack-actual-status")).toBe("429");
     expect(res.headers.get("retry-after")).not.toBeNull();
+  });
+});
+
+describe("the ceiling per address across IPs", () => {
+  it("slows a spread-out attack to one guess per IP, and never locks out the owner's right password", async () => {
+    const limited = await createTestServer({ rateLimits: { enabled: true, limits: { sign_in_email: 20 } } });
+    try {
+      const { keys: k } = await limited.createProject();
+      const attempt = (password: string, ip: string) =>
+        limited.request("/api/v1/auth/password/sign-in", {
+          method: "POST",
+          headers: {
+            ...accessHeaders("client", k),
+            "content-type": "application/json",
+            "x-forwarded-for": ip,
+          },
+          body: JSON.stringify({ email: "ceo@example.com", password }),
+        });
+      await limited.request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: { ...accessHeaders("client", k), "content-type": "application/json" },
+        body: JSON.stringify({ email: "ceo@example.com", password: "right password" }),
+      });
+      // Two IPs fill the ceiling of 20 with 10 failures each.
+      for (const ip of ["10.1.0.1", "10.1.0.2"])
+        for (let i = 0; i < 10; i++) expect((await attempt("wrong password", ip)).status).toBe(400);
+      // Over the ceiling, a fresh IP gets one guess, then waits.
+      expect((await attempt("wrong password", "10.1.0.3")).status).toBe(400);
+      await expectLimited(await attempt("wrong password", "10.1.0.3"));
+      // The owner, from a fresh IP, with the right password, is in (the old ceiling answered 429 here).
+      expect((await attempt("right password", "10.1.0.4")).status).toBe(200);
+      expect((await attempt("right password", "10.1.0.4")).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -146,8 +146,11 @@ export function createVerificationCodeService(deps: { db: Db; clock: Clock }) {
     async use<T>(
       input: SubmittedCode,
       action: (tx: Db, code: VerificationCodeRow) => Promise<T>,
+      /** Runs on the valid code before its transaction opens: a check that must persist whatever `action` does. */
+      before?: (code: VerificationCodeRow) => Promise<void>,
     ): Promise<T> {
       const row = await validate(input);
+      await before?.(row);
       return inTransaction(deps.db, async (tx) => {
         const used = await repo.markUsed(tx, row.id, deps.clock.now());
         // Another use consumed it between our read and this update.
