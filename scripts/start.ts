@@ -2,6 +2,7 @@
 // for a developer to try every page at once. The dashboard is built first when its build is missing or stale (the
 // server serves it under /dashboard). The server's output passes through; once it is listening the demo is built
 // and served, and its URL printed. Ctrl-C stops both. GATEHOUSE_DEMO=off starts the server without the demo.
+// The demo project (only it) gets the development OAuth provider, so its GitHub and Google buttons work without keys.
 import { spawn } from "node:child_process";
 import { buildDashboard, dashboardNeedsBuild } from "../apps/dashboard/build.ts";
 
@@ -13,8 +14,21 @@ if (!process.env.GATEHOUSE_DASHBOARD_DIR && dashboardNeedsBuild()) {
   await buildDashboard();
 }
 
+/**
+ * Test identities for the demo project's OAuth buttons, unless the developer set the switch themselves. Never for the
+ * internal project (its first user becomes the operator), and never with NODE_ENV=production, where the server
+ * refuses the switch.
+ */
+const developmentOAuth =
+  process.env.GATEHOUSE_DEVELOPMENT_OAUTH ??
+  (demoWanted && process.env.NODE_ENV !== "production" ? "demo" : undefined);
+
 const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-  env: { ...process.env, GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off" },
+  env: {
+    ...process.env,
+    GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off",
+    ...(developmentOAuth === undefined ? {} : { GATEHOUSE_DEVELOPMENT_OAUTH: developmentOAuth }),
+  },
   stdio: ["inherit", "pipe", "inherit"],
 });
 

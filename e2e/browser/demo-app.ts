@@ -21,8 +21,12 @@ const DEMO_CONFIG = {
 export type DemoSetup = Awaited<ReturnType<typeof startDemoSetup>>;
 
 export async function startDemoSetup(name: string) {
-  // The suite signs in many times from one address: the per-IP request limit is not what it tests.
-  const gatehouse = await startIsolatedServer(name, { GATEHOUSE_RATE_LIMIT_IP: "100000" });
+  // The suite signs in many times from one address: the per-IP request limit is not what it tests. Test identities
+  // for the GitHub button, as `npm start` turns them on for its demo project.
+  const gatehouse = await startIsolatedServer(name, {
+    GATEHOUSE_RATE_LIMIT_IP: "100000",
+    GATEHOUSE_DEVELOPMENT_OAUTH: "*",
+  });
   const server: RunningServer = gatehouse.server;
   const { projectId, admin } = await operatorProject(server, {
     display_name: "Demo flows",

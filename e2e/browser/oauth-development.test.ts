@@ -1,14 +1,16 @@
-// "Sign in with GitHub" on a fresh install with no keys at all (WIRE.md §4.5, [GO] development provider): a real
-// server process seeded with its defaults, an app page on another loopback origin that does what Stack Auth's SDK
-// does (PKCE pair in the browser, authorize in json mode, token exchange on the callback page), and Chromium
-// clicking through the development provider's page. Screenshots go to test-output/oauth-development/.
+// "Sign in with GitHub" with no keys at all (WIRE.md §4.5, [GO] development provider): a real server process whose
+// operator turned test identities on (GATEHOUSE_DEVELOPMENT_OAUTH=*, every project but the internal one), an app
+// page on another loopback origin that does what Stack Auth's SDK does (PKCE pair in the browser, authorize in json
+// mode, token exchange on the callback page), and Chromium clicking through the development provider's page, whose
+// content security policy lets its forms lead back to the app. The internal project gets no stand-in, and a test
+// identity never signs in to an account that already uses its address. Screenshots: test-output/oauth-development/.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIsolatedServer } from "../support.ts";
+import { apiCaller, operatorProject, startIsolatedServer } from "../support.ts";
 import { launchChromium, screenshotDir } from "./harness.ts";
 
 /** The app: a sign-in button, and the OAuth-callback page that exchanges the code and greets the user. */
@@ -86,11 +88,30 @@ let app: Server;
 let appOrigin: string;
 let browser: Browser;
 let screenshots: string;
+/** The app's project: GitHub on shared keys, which the development provider stands in for. */
+let project: { id: string; pck: string; admin: Record<string, string> };
+
+const call = apiCaller(() => server);
 
 beforeAll(async () => {
-  // No OAuth settings at all: the internal project's default GitHub button runs on the development provider.
-  gatehouse = await startIsolatedServer("oauth-development");
+  // No OAuth keys; test identities on for every project but the internal one, which offers GitHub too.
+  gatehouse = await startIsolatedServer("oauth-development", {
+    GATEHOUSE_DEVELOPMENT_OAUTH: "*",
+    STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS: "github",
+  });
   server = gatehouse.server;
+  const { projectId, admin } = await operatorProject(server, {
+    display_name: "Example app",
+    config: { allow_localhost: true, oauth_providers: [{ id: "github", type: "shared", enabled: true }] },
+  });
+  const keySet = await call("POST", "/internal/api-keys", admin, {
+    description: "example app",
+    expires_at_millis: Date.now() + 24 * 3600 * 1000,
+    has_publishable_client_key: true,
+    has_secret_server_key: false,
+    has_super_secret_admin_key: false,
+  });
+  project = { id: projectId, pck: String(keySet.publishable_client_key), admin };
   app = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(APP_PAGE));
   await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
   appOrigin = `http://localhost:${(app.address() as AddressInfo).port}`;
@@ -104,14 +125,23 @@ afterAll(async () => {
   await gatehouse?.stop();
 });
 
-async function signInWithGitHub(choose: (page: import("playwright-core").Page) => Promise<void>) {
+/** The app page for a project, in a fresh browser context. */
+async function openApp(projectId = project.id, pck = project.pck) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const config = new URLSearchParams({ api: server.baseUrl, project: "internal", pck: server.keys.pck });
+  const config = new URLSearchParams({ api: server.baseUrl, project: projectId, pck });
   await page.goto(`${appOrigin}/?${config}`);
+  return { context, page };
+}
+
+async function signInWithGitHub(choose: (page: import("playwright-core").Page) => Promise<void>) {
+  const { context, page } = await openApp();
   await page.getByRole("button", { name: "Sign in with GitHub" }).click();
   await page.waitForURL(`${server.baseUrl}/api/v1/auth/oauth/development/github?**`);
-  await expect(page.getByRole("heading", { name: "Sign in with GitHub" }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole("heading", { name: "Test sign-in for GitHub" }).isVisible()).resolves.toBe(
+    true,
+  );
+  await expect(page.getByText("Test stand-in · not GitHub").isVisible()).resolves.toBe(true);
   await choose(page);
   await page.waitForURL(`${appOrigin}/handler/oauth-callback?**`);
   const status = page.locator("#status");
@@ -119,7 +149,7 @@ async function signInWithGitHub(choose: (page: import("playwright-core").Page) =
   return { page, context, status: (await status.textContent()) ?? "" };
 }
 
-describe("the GitHub button on a fresh install", () => {
+describe("the GitHub button on shared keys without keys of the instance", () => {
   it("signs a developer up as a test identity, then in again as the same user", async () => {
     const first = await signInWithGitHub(async (page) => {
       await page.screenshot({ path: join(screenshots, "1-development-provider.png"), fullPage: true });
@@ -149,5 +179,31 @@ describe("the GitHub button on a fresh install", () => {
     expect(denied.status).toBe("Sign-in failed: OAUTH_PROVIDER_ACCESS_DENIED");
     await denied.page.screenshot({ path: join(screenshots, "3-denied.png") });
     await denied.context.close();
+  });
+
+  it("never signs a test identity in to the account that already uses its address", async () => {
+    await call(
+      "POST",
+      "/users",
+      project.admin,
+      { primary_email: "owner@example.org", primary_email_verified: true, primary_email_auth_enabled: true },
+      201,
+    );
+    const taken = await signInWithGitHub(async (page) => {
+      await page.getByLabel("E-mail").fill("owner@example.org");
+      await page.getByRole("button", { name: "Continue", exact: true }).click();
+    });
+    expect(taken.status).toBe("Sign-in failed: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE");
+    await taken.page.screenshot({ path: join(screenshots, "4-address-taken.png") });
+    await taken.context.close();
+  });
+
+  it("has no stand-in for the internal project, whose first user becomes the operator", async () => {
+    const { context, page } = await openApp("internal", server.keys.pck);
+    await page.getByRole("button", { name: "Sign in with GitHub" }).click();
+    const status = page.locator("#status");
+    await status.filter({ hasNotText: "Signed out" }).waitFor();
+    expect(await status.textContent()).toBe("Authorize failed: OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    await context.close();
   });
 });

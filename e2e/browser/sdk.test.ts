@@ -51,7 +51,8 @@ async function createProject() {
 }
 
 beforeAll(async () => {
-  gatehouse = await startIsolatedServer("sdk-browser");
+  // Test identities for the shop's GitHub button (the development provider is only ever on when asked for).
+  gatehouse = await startIsolatedServer("sdk-browser", { GATEHOUSE_DEVELOPMENT_OAUTH: "*" });
   server = gatehouse.server;
   pageServer = await startSdkPageServer();
   browser = await launchChromium();

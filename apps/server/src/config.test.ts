@@ -55,6 +55,7 @@ describe("loadConfig defaults", () => {
       },
       webhooks: { allowPrivateUrls: false, svix: undefined },
       sharedOAuth: {},
+      developmentOAuth: [],
     });
   });
 
@@ -83,6 +84,20 @@ describe("loadConfig defaults", () => {
     ).toEqual({ github: { clientId: "gh-id", clientSecret: "gh-secret" } });
     expect(() => loadConfig({ GATEHOUSE_OAUTH_GOOGLE_CLIENT_ID: "g" })).toThrow(
       /GATEHOUSE_OAUTH_GOOGLE_CLIENT_ID and GATEHOUSE_OAUTH_GOOGLE_CLIENT_SECRET must be set together/,
+    );
+  });
+
+  it("turns the development OAuth provider on only for the projects named, and never with NODE_ENV=production", () => {
+    expect(loadConfig({ GATEHOUSE_DEVELOPMENT_OAUTH: " demo, shop ," }).developmentOAuth).toEqual([
+      "demo",
+      "shop",
+    ]);
+    expect(loadConfig({ GATEHOUSE_DEVELOPMENT_OAUTH: "*" }).developmentOAuth).toEqual(["*"]);
+    expect(loadConfig({ GATEHOUSE_DEVELOPMENT_OAUTH: "", NODE_ENV: "production" }).developmentOAuth).toEqual(
+      [],
+    );
+    expect(() => loadConfig({ GATEHOUSE_DEVELOPMENT_OAUTH: "demo", NODE_ENV: "production" })).toThrow(
+      /GATEHOUSE_DEVELOPMENT_OAUTH: the development OAuth provider is never available with NODE_ENV=production/,
     );
   });
 

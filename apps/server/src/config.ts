@@ -47,10 +47,12 @@ const envSchema = z.object({
   GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_EMAIL_SEND: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_CODE_IP: z.coerce.number().int().min(1).optional(),
+  GATEHOUSE_RATE_LIMIT_MFA_USER: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
   GATEHOUSE_DEMO_PROJECT: z.enum(["on", "off"]).default("off"),
+  GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
@@ -99,6 +101,12 @@ export type Config = {
   dashboardDir: string;
   /** Credentials of shared OAuth providers, by provider id. */
   sharedOAuth: Record<string, OAuthCredentials>;
+  /**
+   * GATEHOUSE_DEVELOPMENT_OAUTH: the projects (ids, or `*` for every project but `internal`) whose shared providers
+   * without instance credentials fall back to the development provider's test identities. Empty by default: a
+   * stand-in page where anyone types any identity must be asked for, never offered on its own.
+   */
+  developmentOAuth: string[];
   webhooks: {
     /** Webhooks may go to loopback, private and link-local addresses (for development and tests). */
     allowPrivateUrls: boolean;
@@ -111,7 +119,8 @@ export class ConfigError extends Error {}
 
 /**
  * The instance's own OAuth credentials for shared providers (WIRE.md §7): GATEHOUSE_OAUTH_<PROVIDER>_CLIENT_ID and
- * _CLIENT_SECRET, both or neither. A shared provider without them is served by the development provider.
+ * _CLIENT_SECRET, both or neither. A shared provider without them is unavailable, unless GATEHOUSE_DEVELOPMENT_OAUTH
+ * lets the development provider stand in for it.
  */
 function sharedOAuthCredentials(env: Record<string, string | undefined>): Record<string, OAuthCredentials> {
   const credentials: Record<string, OAuthCredentials> = {};
@@ -125,6 +134,23 @@ function sharedOAuthCredentials(env: Record<string, string | undefined>): Record
     }
   }
   return credentials;
+}
+
+/**
+ * The comma list of GATEHOUSE_DEVELOPMENT_OAUTH. Refused outright with NODE_ENV=production: test identities sign
+ * anyone in without a check, so a production server must not start with them rather than quietly ignore the switch.
+ */
+function developmentOAuthProjects(value: string | undefined, nodeEnv: string | undefined): string[] {
+  const projects = (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (projects.length > 0 && nodeEnv === "production") {
+    throw new ConfigError(
+      "Invalid configuration:\n  GATEHOUSE_DEVELOPMENT_OAUTH: the development OAuth provider is never available with NODE_ENV=production",
+    );
+  }
+  return projects;
 }
 
 function smtpSettings(url: string): SmtpSettings {
@@ -172,9 +198,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         sign_in_email: e.GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL,
         email_send: e.GATEHOUSE_RATE_LIMIT_EMAIL_SEND,
         code_ip: e.GATEHOUSE_RATE_LIMIT_CODE_IP,
+        mfa_user: e.GATEHOUSE_RATE_LIMIT_MFA_USER,
       },
     },
     sharedOAuth: sharedOAuthCredentials(env),
+    developmentOAuth: developmentOAuthProjects(e.GATEHOUSE_DEVELOPMENT_OAUTH, e.NODE_ENV),
     webhooks: {
       allowPrivateUrls: e.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS,
       svix: svixSettings(e.GATEHOUSE_SVIX_URL, e.GATEHOUSE_SVIX_API_KEY),

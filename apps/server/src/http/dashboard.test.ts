@@ -75,9 +75,9 @@ describe("GET /dashboard", () => {
     }
   });
 
-  it("sends the CSP the dashboard needs: own scripts and API, inline styles, images, no framing", () => {
+  it("sends the CSP the dashboard needs: own scripts and API, inline styles, images, own forms, no framing", () => {
     expect(DASHBOARD_CSP).toBe(
-      "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+      "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
   });
 

@@ -4,14 +4,20 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 import type { Hono } from "hono";
 import type { AppEnv } from "./bind.ts";
+import { contentSecurityPolicy, htmlResponse } from "./html.ts";
 import { textResponse } from "./respond.ts";
 
 /**
  * The dashboard's HTML may load only its own scripts and styles (inline styles: React sets style attributes),
- * talk only to this server, and never be framed (clickjacking of an admin UI).
+ * talk only to this server, submit forms only to itself, and never be framed (clickjacking of an admin UI).
  */
-export const DASHBOARD_CSP =
-  "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+export const DASHBOARD_CSP = contentSecurityPolicy({
+  "default-src": "'self'",
+  "img-src": "'self' data: https:",
+  "style-src": "'self' 'unsafe-inline'",
+  "connect-src": "'self'",
+  "form-action": "'self'",
+});
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -48,15 +54,8 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </html>
 `;
 
-function htmlResponse(status: number, body: string | Uint8Array<ArrayBuffer>): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-cache",
-      "content-security-policy": DASHBOARD_CSP,
-    },
-  });
+function dashboardHtml(status: number, body: string | Uint8Array<ArrayBuffer>): Response {
+  return htmlResponse(body, { status, csp: DASHBOARD_CSP, headers: { "cache-control": "no-cache" } });
 }
 
 /**
@@ -107,8 +106,8 @@ export function registerDashboard(app: Hono<AppEnv>, dir: string): void {
     const rawPath = new URL(c.req.url).pathname.slice("/dashboard/".length);
     // Read at every request, so a rebuild while the server runs is picked up (the page itself is never cached).
     const index = await readFile(indexPath).catch(() => null);
-    if (!index) return htmlResponse(503, NOT_BUILT_PAGE);
-    if (rawPath === "" || rawPath === "index.html") return htmlResponse(200, index);
+    if (!index) return dashboardHtml(503, NOT_BUILT_PAGE);
+    if (rawPath === "" || rawPath === "index.html") return dashboardHtml(200, index);
 
     const segments = safeSegments(rawPath);
     if (!segments) return textResponse(404, "Not found.");
@@ -130,13 +129,13 @@ export function registerDashboard(app: Hono<AppEnv>, dir: string): void {
       const file = await readInside(root, segments);
       if (file) {
         const type = contentTypeOf(segments[0] as string);
-        if (type.startsWith("text/html")) return htmlResponse(200, file);
+        if (type.startsWith("text/html")) return dashboardHtml(200, file);
         return new Response(file, {
           status: 200,
           headers: { "content-type": type, "cache-control": "no-cache" },
         });
       }
     }
-    return htmlResponse(200, index);
+    return dashboardHtml(200, index);
   });
 }

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource react */
-// The development provider's sign-in page: stands in for GitHub's (or Google's…) page when the instance has no keys
-// for that provider. Static HTML rendered with React on the server: one form per test identity, one for a typed
-// identity, and a way to refuse, so the "denied" path can be tried too. No scripts.
+// The development provider's sign-in page: the test stand-in shown instead of GitHub's (or Google's…) page, and it
+// says so. Static HTML rendered with React on the server: one form per test identity, one for a typed identity, and
+// a way to refuse, so the "denied" path can be tried too. No scripts; its policy allows only its own style.
 import { renderToStaticMarkup } from "react-dom/server";
+import { contentSecurityPolicy, inlineStyleSources } from "../http/html.ts";
 import { DEVELOPMENT_IDENTITIES } from "./development-provider.ts";
 
 export type DevelopmentPageInput = {
@@ -10,6 +11,8 @@ export type DevelopmentPageInput = {
   state: string;
   codeChallenge: string;
   redirectUri: string;
+  /** Where the callback may send the browser on to: the app's redirect URI and error redirect URL origins. */
+  appOrigins: string[];
 };
 
 const STYLE = `
@@ -21,7 +24,8 @@ main { max-width: 28rem; margin: 3rem auto; padding: 0 1rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.5rem; }
 h1 { font-size: 1.3rem; margin: 0 0 .25rem; }
 .note { font-size: .9rem; opacity: .8; margin: 0 0 1.25rem; }
-.badge { display: inline-block; font-size: .75rem; padding: .1rem .5rem; border-radius: 99px; border: 1px solid var(--line); margin-bottom: .75rem; }
+.badge { display: inline-block; font-size: .75rem; font-weight: 600; padding: .1rem .5rem; border-radius: 99px;
+  border: 1px solid #b26a00; color: #b26a00; margin-bottom: .75rem; }
 form { margin: 0 0 .6rem; }
 button { width: 100%; font: inherit; padding: .6rem .9rem; border-radius: 8px; border: 1px solid var(--line);
   background: var(--card); color: var(--fg); cursor: pointer; text-align: left; }
@@ -52,17 +56,19 @@ function Page({ input }: { input: DevelopmentPageInput }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>{`Sign in with ${input.providerName} (development)`}</title>
+        <title>{`Test sign-in standing in for ${input.providerName} (this is not ${input.providerName})`}</title>
         <style>{STYLE}</style>
       </head>
       <body>
         <main>
           <div className="card">
-            <span className="badge">Development provider</span>
-            <h1>Sign in with {input.providerName}</h1>
+            <span className="badge">Test stand-in · not {input.providerName}</span>
+            <h1>Test sign-in for {input.providerName}</h1>
             <p className="note">
-              This project uses shared {input.providerName} keys, which Gatehouse replaces with test
-              identities until you configure your own. Choose who to be.
+              This page is Gatehouse's development provider, not {input.providerName}. The operator of this
+              server turned on test identities for this project, which has no {input.providerName} keys of its
+              own. Nobody checks who you are here: the e-mail address you choose arrives unverified, and it
+              never signs in to an account that already uses that address. Choose who to be.
             </p>
             {DEVELOPMENT_IDENTITIES.map((identity) => (
               <form method="post" key={identity.email}>
@@ -105,6 +111,16 @@ function Page({ input }: { input: DevelopmentPageInput }) {
   );
 }
 
-export function renderDevelopmentPage(input: DevelopmentPageInput): string {
-  return `<!doctype html>${renderToStaticMarkup(<Page input={input} />)}`;
+/**
+ * The page and its policy. Its forms post to the page itself, whose answer redirects through this server's callback
+ * on to the app: browsers check form-action along that redirect chain, so the app's origins are allowed too.
+ */
+export function renderDevelopmentPage(input: DevelopmentPageInput): { html: string; csp: string } {
+  const html = `<!doctype html>${renderToStaticMarkup(<Page input={input} />)}`;
+  const csp = contentSecurityPolicy({
+    "default-src": "'none'",
+    "style-src": inlineStyleSources(html),
+    "form-action": ["'self'", ...input.appOrigins].join(" "),
+  });
+  return { html, csp };
 }

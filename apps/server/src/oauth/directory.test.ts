@@ -1,6 +1,7 @@
 // Which backend serves a provider (WIRE.md §7): the instance's OAuth app for shared providers when configured, the
-// development provider otherwise (never in production mode), and the project's own app for standard ones. Checked
-// through the authorization URL each backend builds.
+// development provider for the projects the instance's switch names (never in production mode, never the internal
+// project through `*`), and the project's own app for standard ones. Checked through the authorization URL each
+// backend builds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../crypto/secret-box.ts";
 import { createTestServer, TEST_BASE_URL, TEST_SECRET, type TestServer } from "../testing/test-server.ts";
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function directory(sharedCredentials = {}) {
+function directory(sharedCredentials = {}, developmentProjects: string[] = []) {
   const now = () => server.clock.now().getTime();
   return createProviderDirectory({
     baseUrl: TEST_BASE_URL,
@@ -26,6 +27,7 @@ function directory(sharedCredentials = {}) {
       now,
     }),
     sharedCredentials,
+    developmentProjects,
   });
 }
 
@@ -70,14 +72,34 @@ describe("the provider directory", () => {
     });
   });
 
-  it("serves shared providers without instance keys with the development provider, except in production", async () => {
+  it("serves shared providers without instance keys with the development provider only where switched on", async () => {
     const dev = await projectWith([{ id: "google", type: "shared", enabled: true }]);
-    const { url } = await urlOf(directory(), dev, "google");
-    expect(url.origin + url.pathname).toBe(`${TEST_BASE_URL}/api/v1/auth/oauth/development/google`);
+    const notFound = { code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" };
+    // No switch: nothing stands in, whatever the project.
+    await expect(directory().resolve(dev, "google")).rejects.toMatchObject(notFound);
+    await expect(directory({}, ["someone-else"]).resolve(dev, "google")).rejects.toMatchObject(notFound);
+    for (const switched of [[dev.id], ["*"]]) {
+      const { url } = await urlOf(directory({}, switched), dev, "google");
+      expect(url.origin + url.pathname).toBe(`${TEST_BASE_URL}/api/v1/auth/oauth/development/google`);
+      expect((await directory({}, switched).resolve(dev, "google")).development).toBe(true);
+    }
+    // Never in production mode, even when named.
     const live = await projectWith([{ id: "google", type: "shared", enabled: true }], true);
-    await expect(directory().resolve(live, "google")).rejects.toMatchObject({
-      code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
-    });
+    await expect(directory({}, [live.id, "*"]).resolve(live, "google")).rejects.toMatchObject(notFound);
+    // Instance keys win over the switch: the real provider, and its identities are not development ones.
+    const keyed = directory({ google: { clientId: "g", clientSecret: "s" } }, ["*"]);
+    expect((await keyed.resolve(dev, "google")).development).toBe(false);
+  });
+
+  it("never lets `*` cover the internal project: it must be named", async () => {
+    const internal = await server.deps.projects.find("internal");
+    if (!internal) throw new Error("no internal project");
+    expect(directory({}, ["*"]).sharedUsable(internal, "github")).toBe(false);
+    expect(directory({}, ["internal"]).sharedUsable(internal, "github")).toBe(true);
+    expect(directory({ github: { clientId: "g", clientSecret: "s" } }).sharedUsable(internal, "github")).toBe(
+      true,
+    );
+    expect(directory().sharedUsable(internal, "github")).toBe(false);
   });
 
   it("uses the project's own app for standard providers, with the Microsoft tenant and Facebook configuration", async () => {

@@ -33,6 +33,7 @@ import type { UserService } from "../services/users.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
 import { TextError } from "../text-error.ts";
 import { type OAuthBackend, ProviderRefused, type ProviderTokens, ProviderUnavailable } from "./backends.ts";
+import { refuseDevelopmentLink } from "./development-provider.ts";
 import type { ProviderDirectory } from "./directory.ts";
 import type { ProviderProfile } from "./providers.ts";
 
@@ -74,6 +75,9 @@ type CodeData = {
 };
 
 type AccountRow = { providerId: string; accountId: string; email: string | null } & SealedTokens;
+
+/** Who the provider says the user is, and whether that came from the development provider (unverified, unlinkable). */
+type Identity = { profile: ProviderProfile; development: boolean };
 
 /** What is stored of a provider account: who it is at the provider, and its tokens. */
 const accountRow = (providerId: string, profile: ProviderProfile, tokens: SealedTokens): AccountRow => ({
@@ -131,7 +135,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     project: Project,
     flow: FlowData,
     providerId: string,
-    profile: ProviderProfile,
+    { profile, development }: Identity,
     tokens: SealedTokens,
   ): Promise<{ userId: string; isNewUser: boolean }> {
     const known = await deps.accounts.find(tx, project.id, providerId, profile.accountId);
@@ -147,7 +151,16 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     if (owner) {
       const strategy = project.config.oauth_account_merge_strategy;
       const bothVerified = owner.channel.isVerified && profile.emailVerified;
-      if (strategy === "link_method" && bothVerified) {
+      // A development identity is whatever someone typed, so it never joins the account that owns the address,
+      // whatever the merge setting: like Keycloak's and Kratos's rule that only an address the identity provider
+      // verified may link accounts. Only allow_duplicates lets it through, as a separate user (below).
+      if (development && strategy !== "allow_duplicates") {
+        throw KnownErrors.CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE({
+          type: "email",
+          contact_channel_value: owner.channel.value,
+        });
+      }
+      if (!development && strategy === "link_method" && bothVerified) {
         await insertAccount(tx, project, owner.user.id, account);
         return { userId: owner.user.id, isNewUser: false };
       }
@@ -211,9 +224,10 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     project: Project,
     flow: FlowData,
     providerId: string,
-    profile: ProviderProfile,
+    { profile, development }: Identity,
     tokens: SealedTokens,
   ): Promise<{ userId: string; isNewUser: boolean }> {
+    refuseDevelopmentLink(flow.type, development);
     const user = flow.user_id ? await deps.usersRepo.find(project.id, flow.user_id, tx) : undefined;
     if (!user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
     const known = await deps.accounts.find(tx, project.id, providerId, profile.accountId);
@@ -244,14 +258,16 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
     flow: FlowData,
     providerId: string,
     result: Finished,
+    development: boolean,
   ): Promise<string> {
     const tokens = sealTokens(result.tokens);
+    const identity: Identity = { profile: result.profile, development };
     const attempt = () =>
       inTransaction(deps.db, async (tx) => {
         const signedIn =
           flow.type === "link"
-            ? await link(tx, project, flow, providerId, result.profile, tokens)
-            : await authenticate(tx, project, flow, providerId, result.profile, tokens);
+            ? await link(tx, project, flow, providerId, identity, tokens)
+            : await authenticate(tx, project, flow, providerId, identity, tokens);
         const data: CodeData = {
           user_id: signedIn.userId,
           is_new_user: signedIn.isNewUser,
@@ -294,6 +310,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
         throw KnownErrors.OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS();
       }
       if (query.type === "link" && !user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+      refuseDevelopmentLink(query.type, provider.development);
       const verifier = randomBytes(32).toString("base64url");
       const data: FlowData = {
         provider_id: providerId,
@@ -325,14 +342,10 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
      */
     async callback(providerId: string, params: URLSearchParams, cookies: string): Promise<string> {
       const state = params.get("state") ?? "";
-      const stored = state ? await deps.codes.find("oauth_flow", state) : undefined;
-      const flow = stored?.data as FlowData | undefined;
-      if (!stored || !flow || flow.provider_id !== providerId) throw new TextError(400, INVALID_STATE);
+      const { project, flow } = await pending(providerId, state);
       if (flow.response_mode === "redirect" && !hasCookie(cookies, innerCookieName(state))) {
         throw new TextError(400, NO_INNER_COOKIE);
       }
-      const project = await deps.projectsRepo.find(stored.projectId);
-      if (!project) throw new TextError(400, INVALID_STATE);
       try {
         await consumeFlow(project.id, state);
         const providerFailure = params.get("error");
@@ -352,7 +365,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
           .catch((error: unknown) => {
             throw providerError(error);
           });
-        const code = await settle(project, flow, providerId, finished);
+        const code = await settle(project, flow, providerId, finished, provider.development);
         const target = new URL(flow.redirect_uri);
         target.searchParams.set("code", code);
         target.searchParams.set("state", flow.client_state);
@@ -363,6 +376,19 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
         if (!target) throw error;
         return errorRedirect(target, error);
       }
+    },
+
+    /**
+     * For the development provider's page: the project of a pending flow with this provider, and the origins the
+     * callback may send the browser on to (the app's redirect URI and error redirect URL).
+     */
+    async pendingFlow(
+      providerId: string,
+      state: string,
+    ): Promise<{ project: Project; appOrigins: string[] }> {
+      const { project, flow } = await pending(providerId, state);
+      const urls = [flow.redirect_uri, flow.error_redirect_uri].filter((url): url is string => Boolean(url));
+      return { project, appOrigins: [...new Set(urls.map((url) => new URL(url).origin))] };
     },
 
     /** Step 3, the `authorization_code` grant: the session, or MULTI_FACTOR_AUTHENTICATION_REQUIRED. */
@@ -400,6 +426,16 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
       return { ...(await deps.mfa.issue(opened)), afterCallbackRedirectUrl };
     },
   };
+
+  /** The flow stored under this inner state for this provider, and its project; an invalid state otherwise. */
+  async function pending(providerId: string, state: string): Promise<{ project: Project; flow: FlowData }> {
+    const stored = state ? await deps.codes.find("oauth_flow", state) : undefined;
+    const flow = stored?.data as FlowData | undefined;
+    if (!stored || !flow || flow.provider_id !== providerId) throw new TextError(400, INVALID_STATE);
+    const project = await deps.projectsRepo.find(stored.projectId);
+    if (!project) throw new TextError(400, INVALID_STATE);
+    return { project, flow };
+  }
 
   /** The flow's inner state, used once; an old one is OUTER_OAUTH_TIMEOUT, a used one an invalid state. */
   async function consumeFlow(projectId: string, state: string): Promise<void> {

@@ -4,7 +4,8 @@
 // plays the browser: authorize, the provider's login and consent pages, the callback, the token exchange.
 // Covers sign-up and sign-in with the provider's profile, linking, the merge rules, the callback's failures, the
 // single use of both codes, an unreachable provider, and connected-account tokens (real, scoped, refreshed, sealed).
-// The same flow through the built-in development provider is in routes/oauth.test.ts.
+// The same flow through the built-in development provider is in routes/oauth.test.ts (which cannot link: its
+// identities are unverified and never join an existing account).
 import { KnownErrors } from "@gatehouse/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -226,11 +227,24 @@ describe("signing in with an OpenID Connect provider", () => {
     const again = await signIn(keys, login);
     expect(again.tokens.is_new_user).toBe(false);
     expect(again.user.id).toBe(signedUp.user_id);
+    // Linking the same account again only refreshes its tokens.
+    const relinked = await signIn(keys, login, { type: "link", token: signedUp.access_token });
+    expect(relinked.user.id).toBe(signedUp.user_id);
+    expect(relinked.user.oauth_providers).toHaveLength(1);
     // Another user cannot link the same provider account.
     const other = await server.signIn(keys.projectId);
     const taken = await throughProvider(keys, { login }, { type: "link", token: other.accessToken });
     expect(errorOnRedirectUri(taken.landing).errorCode).toBe(
       "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
+    );
+    // Nor can the user link a second account of the same provider.
+    const second = await throughProvider(
+      keys,
+      { login: uniqueLogin("second") },
+      { type: "link", token: signedUp.access_token },
+    );
+    expect(errorOnRedirectUri(second.landing).errorCode).toBe(
+      "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
     );
   });
 

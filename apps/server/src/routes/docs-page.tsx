@@ -2,6 +2,7 @@
 // The API reference page (/api/v1/docs): the OpenAPI document rendered to static HTML with React on the server.
 // Self-contained (no scripts, no CDN) so it works offline and under a strict content security policy.
 import { renderToStaticMarkup } from "react-dom/server";
+import { contentSecurityPolicy, inlineStyleSources } from "../http/html.ts";
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -157,8 +158,13 @@ function DocsPage({ doc }: { doc: Json }) {
   );
 }
 
-export function renderDocsPage(doc: Json): string {
-  return `<!doctype html>${renderToStaticMarkup(<DocsPage doc={doc} />)}`;
+/** The page and its policy: nothing but its own inline style, no forms, no scripts, never framed. */
+export function renderDocsPage(doc: Json): { html: string; csp: string } {
+  const html = `<!doctype html>${renderToStaticMarkup(<DocsPage doc={doc} />)}`;
+  return {
+    html,
+    csp: contentSecurityPolicy({ "default-src": "'none'", "style-src": inlineStyleSources(html) }),
+  };
 }
 
 const STYLE = `

@@ -1,8 +1,9 @@
 // OAuth sign-in through the development provider (WIRE.md §3.5, §4.5, §4.17, [GO] development provider), over
 // HTTP hop by hop as a browser and an app make them: authorize, the provider's page, the callback, the token
 // exchange. Covers the authorize checks, the callback's failures (state, cookie, denial, timeout), the code's
-// single use and PKCE binding, linking, the account-merge strategies, MFA, and connected-account refusals.
-// The same flow against a real OpenID provider process is in oauth/oidc-provider.test.ts.
+// single use and PKCE binding, the development identity's limits (switched on per instance, unverified, never joins
+// or links an existing account), the account-merge strategies, MFA, and connected-account refusals.
+// The same flow against a real OpenID provider process, with linking and merging, is in oauth/oidc-provider.test.ts.
 import { KnownErrors } from "@gatehouse/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,8 @@ const DAY = 24 * 60 * MINUTE;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  // The instance's switch on for every project but the internal one (GATEHOUSE_DEVELOPMENT_OAUTH=*).
+  server = await createTestServer({ developmentOAuth: ["*"] });
 });
 afterAll(async () => {
   await server.deps.emailWorker.stop();
@@ -227,17 +229,41 @@ describe("GET /auth/oauth/authorize/{provider_id}", () => {
     const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
     await expectKnownError(res, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   });
+
+  it("refuses the internal project's shared providers: the switch's `*` never covers it", async () => {
+    const patched = await server.request("/api/v1/projects/current", {
+      method: "PATCH",
+      headers: { ...accessHeaders("admin", server.internal), "content-type": "application/json" },
+      body: JSON.stringify({
+        config: { oauth_providers: [{ id: "github", type: "shared", enabled: true }] },
+      }),
+    });
+    expect(patched.status).toBe(200);
+    const res = await authorize("github", server.internal, pkcePair(), {
+      responseMode: "json",
+      redirectUri: "http://localhost:3000/handler/oauth-callback",
+    });
+    await expectKnownError(res, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+  });
 });
 
 describe("the development provider's page", () => {
-  it("offers test identities and only returns to this server's callback", async () => {
+  it("says it is a test stand-in, offers test identities and only returns to this server's callback", async () => {
     const keys = await newProject();
     const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
     const page = new URL((await expectJson<{ location: string }>(res)).location);
-    const html = await (await get(local(page))).text();
-    expect(html).toContain("Sign in with GitHub");
+    const answer = await get(local(page));
+    const html = await answer.text();
+    expect(html).toContain("Test stand-in · not GitHub");
+    expect(html).toContain("This page is Gatehouse&#x27;s development provider, not GitHub.");
     expect(html).toContain("Continue as Ada Lovelace");
     expect(html).toContain("ada@example.com");
+    // Never framed, no <base>, forms only to itself and (along the callback's redirect) to the app.
+    const csp = answer.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[\w+/=]+'; form-action 'self' https:\/\/app\.example\.com; frame-ancestors 'none'; base-uri 'none'$/,
+    );
+    expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
     page.searchParams.set("redirect_uri", "https://evil.example.com/steal");
     await expectTextError(
       await get(local(page)),
@@ -247,14 +273,51 @@ describe("the development provider's page", () => {
   });
 
   it("refuses a choice without an e-mail address", async () => {
-    const res = await postForm("/api/v1/auth/oauth/development/github", {
-      state: "s",
+    const keys = await newProject();
+    const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
+    const page = new URL((await expectJson<{ location: string }>(res)).location);
+    const chosen = await postForm(page.pathname, {
+      state: page.searchParams.get("state") ?? "",
       code_challenge: "c",
       redirect_uri: "http://localhost:8102/api/v1/auth/oauth/callback/github",
       action: "allow",
       email: "not an address",
     });
-    await expectTextError(res, 400, "Enter an e-mail address for the test identity.");
+    await expectTextError(chosen, 400, "Enter an e-mail address for the test identity.");
+  });
+
+  it("serves only a pending flow of a project the development provider stands in for", async () => {
+    const form = (state: string, provider = "github") => ({
+      state,
+      code_challenge: "c",
+      redirect_uri: `http://localhost:8102/api/v1/auth/oauth/callback/${provider}`,
+      action: "allow",
+      email: "mallory@example.com",
+    });
+    const invalid = "Invalid OAuth state. Please try signing in again.";
+    await expectTextError(await postForm("/api/v1/auth/oauth/development/github", form("s")), 400, invalid);
+    const keys = await newProject();
+    const res = await authorize("github", keys, pkcePair(), { responseMode: "json" });
+    const page = new URL((await expectJson<{ location: string }>(res)).location);
+    const state = page.searchParams.get("state") ?? "";
+    // The state belongs to one provider.
+    await expectTextError(
+      await postForm("/api/v1/auth/oauth/development/google", form(state, "google")),
+      400,
+      invalid,
+    );
+    // The project went live meanwhile: no more test identities for it.
+    const live = await server.request("/api/v1/projects/current", {
+      method: "PATCH",
+      headers: { ...accessHeaders("admin", keys), "content-type": "application/json" },
+      body: JSON.stringify({ is_production_mode: true, config: { allow_localhost: false } }),
+    });
+    expect(live.status).toBe(200);
+    await expectKnownError(await get(local(page)), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    await expectKnownError(
+      await postForm(page.pathname, form(state)),
+      "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+    );
   });
 });
 
@@ -275,9 +338,10 @@ describe("OAuth sign-in and sign-up", () => {
       after_callback_redirect_url: `${APP}/next`,
       afterCallbackRedirectUrl: `${APP}/next`,
     });
+    // A typed address vouches for nothing: it arrives unverified.
     expect(first.user).toMatchObject({
       primary_email: email,
-      primary_email_verified: true,
+      primary_email_verified: false,
       display_name: "Ada L.",
       oauth_providers: [{ id: "github", account_id: email, email }],
     });
@@ -285,10 +349,11 @@ describe("OAuth sign-in and sign-up", () => {
     expect(second.tokens.is_new_user).toBe(false);
     expect(second.tokens.after_callback_redirect_url).toBeNull();
     expect(second.user.id).toBe(first.user.id);
-    // A different provider with the same verified address joins the same user (link_method).
-    const google = await signIn(keys, { email }, { provider: "google" });
-    expect(google.user.id).toBe(first.user.id);
-    expect(google.user.oauth_providers.map((p) => p.id)).toEqual(["github", "google"]);
+    // Another provider's test identity with the same address never joins that user, whatever link_method says.
+    const google = await throughProvider(keys, { email }, { provider: "google" });
+    expect(landingError(google.landing).errorCode).toBe(
+      "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+    );
   });
 
   it("also completes a flow started in json mode, which needs no cookie", async () => {
@@ -488,61 +553,66 @@ describe("linking and account merging", () => {
     return { id, accessToken: await sessionFor(keys, id) };
   }
 
-  it("links a provider account to the signed-in user, and refuses accounts that are taken", async () => {
+  it("never links a test identity to the signed-in user: anyone could sign in with it later", async () => {
     const keys = await newProject();
     const owner = await passwordUser(keys, uniqueEmail("owner"), true);
-    const githubEmail = uniqueEmail("gh");
-    const linked = await signIn(keys, { email: githubEmail }, { type: "link", token: owner.accessToken });
-    expect(linked.tokens.is_new_user).toBe(false);
-    expect(linked.user.id).toBe(owner.id);
-    expect(linked.user.oauth_providers).toEqual([
-      { id: "github", account_id: githubEmail, email: githubEmail },
-    ]);
-    // Linking the same account again only refreshes its tokens.
-    expect(
-      (await signIn(keys, { email: githubEmail }, { type: "link", token: owner.accessToken })).user.id,
-    ).toBe(owner.id);
-
-    const someoneElse = await passwordUser(keys, uniqueEmail("other"), true);
-    const taken = await throughProvider(
-      keys,
-      { email: githubEmail },
-      { type: "link", token: someoneElse.accessToken },
-    );
-    expect(landingError(taken.landing).errorCode).toBe("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
-    const second = await throughProvider(
-      keys,
-      { email: uniqueEmail("gh2") },
-      { type: "link", token: owner.accessToken },
-    );
-    expect(landingError(second.landing).errorCode).toBe("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION");
+    const res = await authorize("github", keys, pkcePair(), {
+      responseMode: "json",
+      type: "link",
+      token: owner.accessToken,
+    });
+    await expectKnownError(res, "OAUTH_PROVIDER_ACCESS_DENIED");
+    const accounts = await server.deps.db
+      .select()
+      .from(schema.oauthAccounts)
+      .where(eq(schema.oauthAccounts.userId, owner.id));
+    expect(accounts).toEqual([]);
   });
 
-  it("follows oauth_account_merge_strategy for an address someone already signs in with", async () => {
-    const linkKeys = await newProject();
-    const verified = uniqueEmail("verified");
-    const existing = await passwordUser(linkKeys, verified, true);
-    expect((await signIn(linkKeys, { email: verified })).user.id).toBe(existing.id);
-
-    const unverified = uniqueEmail("unverified");
-    await passwordUser(linkKeys, unverified, false);
-    const refused = await throughProvider(linkKeys, { email: unverified });
-    expect(landingError(refused.landing)).toEqual({
+  it("never joins a test identity to the account that owns its address, whatever the merge strategy", async () => {
+    /** The address's owner after the attempt: no provider account, and the e-mail as it was. */
+    async function untouched(keys: ProjectKeys, owner: { id: string }, email: string, verified: boolean) {
+      const user = await expectJson<{ primary_email: string; primary_email_verified: boolean }>(
+        await server.request(`/api/v1/users/${owner.id}`, { headers: accessHeaders("server", keys) }),
+      );
+      expect(user).toMatchObject({ primary_email: email, primary_email_verified: verified });
+      const accounts = await server.deps.db
+        .select()
+        .from(schema.oauthAccounts)
+        .where(eq(schema.oauthAccounts.userId, owner.id));
+      expect(accounts).toEqual([]);
+    }
+    const refusal = (email: string) => ({
       error: "server_error",
       errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
-      details: { type: "email", contact_channel_value: unverified, would_work_if_email_was_verified: true },
+      details: { type: "email", contact_channel_value: email, would_work_if_email_was_verified: false },
     });
+
+    // link_method (the default) would join two verified addresses; a typed one is never verified, so: refused.
+    const linkKeys = await newProject();
+    const verified = uniqueEmail("verified");
+    const victim = await passwordUser(linkKeys, verified, true);
+    expect(landingError((await throughProvider(linkKeys, { email: verified })).landing)).toEqual(
+      refusal(verified),
+    );
+    await untouched(linkKeys, victim, verified, true);
+    // Verifying the existing address would not help either, so the error does not say it would.
+    const unverified = uniqueEmail("unverified");
+    const unverifiedOwner = await passwordUser(linkKeys, unverified, false);
+    expect(landingError((await throughProvider(linkKeys, { email: unverified })).landing)).toEqual(
+      refusal(unverified),
+    );
+    await untouched(linkKeys, unverifiedOwner, unverified, false);
 
     const raiseKeys = await newProject({ oauth_account_merge_strategy: "raise_error" });
     const raised = uniqueEmail("raise");
-    await passwordUser(raiseKeys, raised, true);
-    const raisedLanding = (await throughProvider(raiseKeys, { email: raised })).landing;
-    expect(landingError(raisedLanding).details).toEqual({
-      type: "email",
-      contact_channel_value: raised,
-      would_work_if_email_was_verified: false,
-    });
+    const raisedOwner = await passwordUser(raiseKeys, raised, true);
+    expect(landingError((await throughProvider(raiseKeys, { email: raised })).landing)).toEqual(
+      refusal(raised),
+    );
+    await untouched(raiseKeys, raisedOwner, raised, true);
 
+    // allow_duplicates: a separate user, whose unverified copy of the address cannot be used to sign in.
     const duplicateKeys = await newProject({ oauth_account_merge_strategy: "allow_duplicates" });
     const shared = uniqueEmail("dup");
     const original = await passwordUser(duplicateKeys, shared, true);
@@ -550,12 +620,16 @@ describe("linking and account merging", () => {
     expect(duplicate.tokens.is_new_user).toBe(true);
     expect(duplicate.user.id).not.toBe(original.id);
     expect(duplicate.user.primary_email).toBe(shared);
-    const asServer = await expectJson<{ primary_email_auth_enabled: boolean }>(
+    const asServer = await expectJson<{
+      primary_email_auth_enabled: boolean;
+      primary_email_verified: boolean;
+    }>(
       await server.request(`/api/v1/users/${duplicate.user.id}`, {
         headers: accessHeaders("server", duplicateKeys),
       }),
     );
-    expect(asServer.primary_email_auth_enabled).toBe(false);
+    expect(asServer).toMatchObject({ primary_email_auth_enabled: false, primary_email_verified: false });
+    await untouched(duplicateKeys, original, shared, true);
   });
 
   it("upgrades an anonymous caller instead of creating another user", async () => {

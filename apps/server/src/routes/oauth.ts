@@ -19,6 +19,7 @@ import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import { type Caller, resolveCaller } from "../http/caller.ts";
 import { readGatehouseHeaders } from "../http/headers.ts";
+import { htmlResponse } from "../http/html.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { renderDevelopmentPage } from "../oauth/development-page.tsx";
 import { innerCookieName } from "../oauth/flow.ts";
@@ -112,19 +113,32 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
     }
   };
 
+  /**
+   * The page serves only a pending flow of a project whose provider the development provider stands in for (the
+   * instance's switch, never production): nobody can show it, or get a code from it, for any other project.
+   */
+  const developmentFlow = async (providerId: string, state: string) => {
+    const { project, appOrigins } = await deps.oauth.pendingFlow(providerId, state);
+    const { development } = await deps.oauthDirectory.resolve(project, providerId);
+    if (!development) throw KnownErrors.OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED();
+    return appOrigins;
+  };
+
   bindRoute(app, deps, developmentProviderPageRoute, async ({ params, query }) => {
     assertOwnCallback(params.provider_id, query.redirect_uri);
-    const html = renderDevelopmentPage({
+    const { html, csp } = renderDevelopmentPage({
       providerName: providerName(params.provider_id),
       state: query.state,
       codeChallenge: query.code_challenge,
       redirectUri: query.redirect_uri,
+      appOrigins: await developmentFlow(params.provider_id, query.state),
     });
-    return new Response(html, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
+    return htmlResponse(html, { csp });
   });
 
   bindRoute(app, deps, developmentProviderChooseRoute, async ({ params, body }) => {
     assertOwnCallback(params.provider_id, body.redirect_uri);
+    await developmentFlow(params.provider_id, body.state);
     const target = new URL(body.redirect_uri);
     target.searchParams.set("state", body.state);
     const email = body.email?.trim() ?? "";

@@ -147,11 +147,24 @@ describe("seedInternalProject", () => {
     expect(config.magic_link_enabled).toBe(false);
     expect(config.allow_localhost).toBe(true);
     expect(config.client_user_deletion_enabled).toBe(false);
-    // [GO] GitHub and Google on shared keys, served by the development provider until the instance has keys.
-    expect(config.oauth_providers).toEqual([
-      { id: "github", type: "shared", enabled: true },
-      { id: "google", type: "shared", enabled: true },
-    ]);
+    // [GO] No instance keys and no development switch naming it: no OAuth button that leads nowhere, and no
+    // stand-in page where anyone could sign up as the first operator.
+    expect(config.oauth_providers).toEqual([]);
+  });
+
+  it("offers GitHub and Google on shared keys where the instance serves them: test identities only when named", async () => {
+    for (const [developmentOAuth, expected] of [
+      [["internal"], ["github", "google"]],
+      [["*"], []],
+    ] as const) {
+      const other = await createTestServer({ developmentOAuth: [...developmentOAuth] });
+      try {
+        const internal = await other.deps.projects.find(INTERNAL_PROJECT_ID);
+        expect(internal?.config.oauth_providers.map((p) => p.id)).toEqual(expected);
+      } finally {
+        await other.close();
+      }
+    }
   });
 
   it("applies the settings given to the existing project", async () => {

@@ -7,6 +7,7 @@ import type { InternalKeys } from "../data-dir.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
+import type { ProviderDirectory } from "../oauth/directory.ts";
 import type { ApiKeyService } from "./api-keys.ts";
 import type { PermissionDefinition } from "./permissions.ts";
 import type { Project, ProjectService } from "./projects.ts";
@@ -24,7 +25,10 @@ export const INTERNAL_PERMISSION_DEFINITIONS: PermissionDefinition[] = [
   { id: "team_admin", contained_permission_ids: ["$read_members", "$remove_members", "$update_team"] },
 ];
 
-/** The internal project's sign-in providers when STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS is unset. */
+/**
+ * The shared providers offered by default: on the internal project (STACK_SEED_INTERNAL_PROJECT_OAUTH_PROVIDERS
+ * unset) only those the instance can serve it, and on the demo project.
+ */
 export const DEFAULT_INTERNAL_OAUTH_PROVIDERS = ["github", "google"];
 
 const sharedProvider = (id: string) => ({ id, type: "shared" as const, enabled: true });
@@ -49,6 +53,7 @@ export async function seedInternalProject(deps: {
   hasher: PasswordHasher;
   projectsRepo: ProjectsRepo;
   apiKeys: ApiKeyService;
+  oauthDirectory: Pick<ProviderDirectory, "sharedUsable">;
   baseUrl: string;
   seed: SeedSettings;
   keys: InternalKeys;
@@ -69,8 +74,12 @@ export async function seedInternalProject(deps: {
           create_team_on_sign_up: true,
           client_team_creation_enabled: true,
           domains: [{ domain: new URL(deps.baseUrl).origin, handler_path: "/dashboard/handler" }],
-          // GitHub and Google buttons work at once: without instance keys they use the development provider.
-          oauth_providers: DEFAULT_INTERNAL_OAUTH_PROVIDERS.map(sharedProvider),
+          // GitHub and Google only where they work: with the instance's keys, or test identities the operator
+          // turned on for this project by name. No button leads nowhere, and none to a stand-in page where anyone
+          // could sign up as anyone: the internal project's first user becomes the operator.
+          oauth_providers: DEFAULT_INTERNAL_OAUTH_PROVIDERS.filter((id) =>
+            deps.oauthDirectory.sharedUsable({ id: INTERNAL_PROJECT_ID, isProductionMode: false }, id),
+          ).map(sharedProvider),
           ...fromEnv,
         },
       },
@@ -136,9 +145,10 @@ async function seedOperator(
 export const DEMO_PROJECT_ID = "demo";
 
 /**
- * The demo app's project, created once with every sign-in method on (shared OAuth keys: the development provider
- * without instance keys), teams and self-deletion allowed, localhost trusted. Later starts leave it as the developer
- * changed it. Only `npm start` asks for it (GATEHOUSE_DEMO_PROJECT=on); a production server never has it.
+ * The demo app's project, created once with every sign-in method on (shared OAuth keys: without instance keys, the
+ * development provider, which `npm start` turns on for this project with GATEHOUSE_DEVELOPMENT_OAUTH=demo), teams
+ * and self-deletion allowed, localhost trusted. Later starts leave it as the developer changed it. Only `npm start`
+ * asks for it (GATEHOUSE_DEMO_PROJECT=on); a production server never has it.
  */
 export async function seedDemoProject(deps: { projects: ProjectService }): Promise<void> {
   if (await deps.projects.find(DEMO_PROJECT_ID)) return;

@@ -27,6 +27,8 @@ export async function createTestServer(
     webhookAllowPrivateUrls?: boolean;
     /** The dashboard build to serve under /dashboard (default: the repository's apps/dashboard/dist). */
     dashboardDir?: string;
+    /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers use the development provider. */
+    developmentOAuth?: string[];
   } = {},
 ) {
   const database = await openTestDatabase();
@@ -44,6 +46,7 @@ export async function createTestServer(
     // Webhook receivers in tests listen on 127.0.0.1.
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls ?? true,
     dashboardDir: options.dashboardDir,
+    developmentOAuth: options.developmentOAuth,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

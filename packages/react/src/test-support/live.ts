@@ -36,7 +36,8 @@ export function inProcessFetch(server: TestServer): typeof fetch {
 
 /** A test server and one project on it; `config` is the project's config (sign-in methods, flags). */
 export async function createLive(config: LiveProjectConfig = {}) {
-  const server = await createTestServer();
+  // Test identities for the shared OAuth buttons: the development provider is only ever on when asked for.
+  const server = await createTestServer({ developmentOAuth: ["*"] });
   const { keys } = await server.createProject({
     displayName: "Live test",
     config: {
