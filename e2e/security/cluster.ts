@@ -8,7 +8,14 @@ import { freePort, type RunningServer, startServer } from "@gatehouse/server/tes
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { inject } from "vitest";
 
-export type Cluster = { servers: RunningServer[]; stop: () => Promise<void> };
+export type Cluster = {
+  servers: RunningServer[];
+  /** Starts one more server on the same database and data directory (after a crash, say). */
+  startAnother: () => Promise<RunningServer>;
+  /** The database URL in the postgres run; the embedded database's directory otherwise. */
+  database: { url: string } | { pgliteDir: string };
+  stop: () => Promise<void>;
+};
 
 export async function startCluster(processes: number, env: Record<string, string> = {}): Promise<Cluster> {
   const dataDir = await mkdtemp(join(tmpdir(), "gatehouse-security-"));
@@ -26,11 +33,21 @@ export async function startCluster(processes: number, env: Record<string, string
   }
   const count = template.kind === "postgres" ? processes : 1;
   const servers: RunningServer[] = [];
+  // Behind a load balancer the processes share one public origin, which names the issuer of every token.
+  const firstPort = String(await freePort());
+  shared.GATEHOUSE_BASE_URL = `http://localhost:${firstPort}`;
+  const startAnother = async () => {
+    const port = servers.length === 0 ? firstPort : String(await freePort());
+    const server = await startServer({ ...shared, PORT: port });
+    servers.push(server);
+    return server;
+  };
   // One after another: the first migrates and seeds, the others find it done.
-  for (let i = 0; i < count; i++)
-    servers.push(await startServer({ ...shared, PORT: String(await freePort()) }));
+  for (let i = 0; i < count; i++) await startAnother();
   return {
     servers,
+    startAnother,
+    database: shared.DATABASE_URL ? { url: shared.DATABASE_URL } : { pgliteDir: join(dataDir, "data") },
     async stop() {
       await Promise.all(servers.map((server) => server.stop()));
       await rm(dataDir, { recursive: true, force: true });

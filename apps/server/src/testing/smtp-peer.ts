@@ -9,11 +9,12 @@ export type Received = { mail: ParsedMail; user: unknown; rcptTo: string[] };
 /**
  * An SMTP server in this process. `reject` makes it refuse messages after DATA with a temporary error;
  * `dropAfterData` makes it keep the next message and cut the connection before answering, as when the sender dies
- * mid-exchange: the receiver has the mail, the sender never heard it was accepted.
+ * mid-exchange: the receiver has the mail, the sender never heard it was accepted. `holdAfterData` keeps every
+ * message and never answers, so the sender can be killed in the middle of the exchange.
  */
 export async function startSmtpPeer(port = 0) {
   const received: Received[] = [];
-  const state = { reject: false, dropAfterData: false };
+  const state = { reject: false, dropAfterData: false, holdAfterData: false };
   const sockets = new Set<Socket>();
   const server = new SMTPServer({
     authOptional: true,
@@ -31,6 +32,7 @@ export async function startSmtpPeer(port = 0) {
         }
         const mail = await simpleParser(Buffer.concat(chunks));
         received.push({ mail, user: session.user, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
+        if (state.holdAfterData) return;
         if (state.dropAfterData) {
           state.dropAfterData = false;
           for (const socket of sockets) if (socket.remotePort === session.remotePort) socket.destroy();
