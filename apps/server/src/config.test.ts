@@ -56,6 +56,7 @@ describe("loadConfig defaults", () => {
       webhooks: { allowPrivateUrls: false, svix: undefined },
       sharedOAuth: {},
       developmentOAuth: [],
+      log: { level: "info", format: undefined },
     });
   });
 
@@ -115,6 +116,19 @@ describe("loadConfig defaults", () => {
     expect(() => loadConfig({ GATEHOUSE_SVIX_URL: "not a url", GATEHOUSE_SVIX_API_KEY: "k" })).toThrow(
       /GATEHOUSE_SVIX_URL/,
     );
+  });
+
+  it("reads the log level and format, and refuses others", () => {
+    expect(loadConfig({ GATEHOUSE_LOG_LEVEL: "debug", GATEHOUSE_LOG_FORMAT: "pretty" }).log).toEqual({
+      level: "debug",
+      format: "pretty",
+    });
+    expect(loadConfig({ GATEHOUSE_LOG_LEVEL: "silent", GATEHOUSE_LOG_FORMAT: "json" }).log).toEqual({
+      level: "silent",
+      format: "json",
+    });
+    expect(configError({ GATEHOUSE_LOG_LEVEL: "verbose" }).message).toContain("GATEHOUSE_LOG_LEVEL");
+    expect(configError({ GATEHOUSE_LOG_FORMAT: "text" }).message).toContain("GATEHOUSE_LOG_FORMAT");
   });
 
   it("treats variables set to undefined as unset", () => {

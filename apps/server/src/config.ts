@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
+import type { LogFormat, LogLevel } from "./logger.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
@@ -52,8 +53,11 @@ const envSchema = z.object({
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
   GATEHOUSE_DEMO_PROJECT: z.enum(["on", "off"]).default("off"),
+  GATEHOUSE_DEMO_URL: z.url().optional(),
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
+  GATEHOUSE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  GATEHOUSE_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: optionalKey("pck"),
   STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: optionalKey("ssk"),
@@ -97,6 +101,8 @@ export type Config = {
   seed: SeedSettings;
   /** Create the demo app's project (`npm start` runs the demo beside the server). */
   demoProject: boolean;
+  /** Where the demo app runs: the demo project's trusted domain when it is created. */
+  demoUrl: string | undefined;
   /** The dashboard's built files, served under /dashboard (an absolute path). */
   dashboardDir: string;
   /** Credentials of shared OAuth providers, by provider id. */
@@ -107,6 +113,8 @@ export type Config = {
    * stand-in page where anyone types any identity must be asked for, never offered on its own.
    */
   developmentOAuth: string[];
+  /** Unset format: pretty when stdout is a terminal, JSON otherwise (the logger decides, where stdout is known). */
+  log: { level: LogLevel; format: LogFormat | undefined };
   webhooks: {
     /** Webhooks may go to loopback, private and link-local addresses (for development and tests). */
     allowPrivateUrls: boolean;
@@ -189,7 +197,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     development: e.NODE_ENV === "development",
     trustProxy: e.GATEHOUSE_TRUST_PROXY,
     demoProject: e.GATEHOUSE_DEMO_PROJECT === "on",
+    demoUrl: e.GATEHOUSE_DEMO_URL,
     dashboardDir: resolve(e.GATEHOUSE_DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
+    log: { level: e.GATEHOUSE_LOG_LEVEL, format: e.GATEHOUSE_LOG_FORMAT },
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "./db/schema.ts";
 import { renderError } from "./http/respond.ts";
-import { createLogger, summarizeError } from "./logger.ts";
+import { createLogger, type LogFormat, type Logger, summarizeError } from "./logger.ts";
 import { createTestServer, type TestServer } from "./testing/test-server.ts";
 
 const HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0LXNhbHQtMTIz$c2VjcmV0LWhhc2gtdmFsdWUtNDU2Nzg5";
@@ -33,14 +33,10 @@ async function failure(run: () => Promise<unknown>): Promise<unknown> {
   throw new Error("the query was expected to fail");
 }
 
-/** A real logger writing into a string; resolves once its batch is written. */
-async function logged(emit: (logger: ReturnType<typeof createLogger>) => void): Promise<string> {
+/** A real logger, JSON or pretty, writing into a string. */
+function logged(emit: (logger: Logger) => void, format: LogFormat = "json"): string {
   let out = "";
-  const logger = createLogger((text) => {
-    out += text;
-  });
-  emit(logger);
-  await new Promise((resolve) => setImmediate(resolve));
+  emit(createLogger({ format, colors: false, destination: { write: (text: string) => (out += text) } }));
   return out;
 }
 
@@ -66,10 +62,16 @@ describe("log redaction", () => {
     expect(String((error as Error).message)).toContain(HASH);
     expect(String((error as { cause?: { detail?: string } }).cause?.detail)).toContain(id);
 
-    const line = await logged((logger) => logger.error("unexpected error", { request_id: "req-1" }, error));
+    const line = logged((logger) => logger.error("unexpected error", { request_id: "req-1" }, error));
+    const pretty = logged(
+      (logger) => logger.error("unexpected error", { request_id: "req-1" }, error),
+      "pretty",
+    );
     for (const secret of [HASH, TOKEN, "c2VjcmV0", id, "Ann Example", "already exists", "params"]) {
       expect(line).not.toContain(secret);
+      expect(pretty).not.toContain(secret);
     }
+    expect(pretty).toContain("database error 23505 (constraint users_pkey)");
     const entry = JSON.parse(line) as Record<string, string>;
     expect(entry).toMatchObject({
       level: "error",
@@ -87,25 +89,24 @@ describe("log redaction", () => {
   it("drops the value PostgreSQL quotes in its own message", async () => {
     const error = await failure(() => db().execute(sql`select ${TOKEN}::uuid`));
     expect(String((error as { cause?: Error }).cause?.message)).toContain(TOKEN);
-    const line = await logged((logger) => logger.warn("could not", {}, error));
+    const line = logged((logger) => logger.warn("could not", {}, error));
     expect(line).not.toContain(TOKEN);
+    expect(logged((logger) => logger.warn("could not", {}, error), "pretty")).not.toContain(TOKEN);
     expect(JSON.parse(line)).toMatchObject({ error_code: "22P02", error: "database error 22P02" });
   });
 
   it("keeps a failed query's parameters out of a development-mode 500 answer too", async () => {
     const { error } = await duplicateUser();
-    let out = "";
-    const logger = createLogger((text) => {
-      out += text;
+    let response = new Response();
+    const out = logged((logger) => {
+      response = renderError(error, {
+        requestId: "req-2",
+        development: true,
+        logger,
+        method: "POST",
+        path: "/x",
+      });
     });
-    const response = renderError(error, {
-      requestId: "req-2",
-      development: true,
-      logger,
-      method: "POST",
-      path: "/x",
-    });
-    await new Promise((resolve) => setImmediate(resolve));
     const body = await response.text();
     expect(response.status).toBe(500);
     expect(body).toContain("database error 23505");

@@ -1,7 +1,8 @@
-// Structured logging: one JSON object per line on stdout. Callers never pass secrets as fields; an error goes in the
-// third argument, and the logger alone decides what of it may be written (summarizeError), so redaction is one place.
-// Lines are written in batches (one write per turn of the event loop): a write per request costs more than the
-// request itself under load. Nothing is lost on exit: the batch is flushed synchronously then.
+// Logging through pino: JSON lines for log collectors, or human-readable lines for a person at a terminal
+// (logger-pretty.ts). Callers never pass secrets as fields; an error goes in the third argument, and the logger alone
+// decides what of it may be written (summarizeError), so redaction is one place.
+import pino, { type DestinationStream } from "pino";
+import { prettyDestination } from "./logger-pretty.ts";
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
@@ -81,23 +82,56 @@ export function summarizeError(error: unknown): LogFields & { error: string } {
   };
 }
 
-export function createLogger(write: (text: string) => void = (text) => process.stdout.write(text)): Logger {
-  let pending: string[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.join("");
-    pending = [];
-    write(text);
-  };
-  process.once("exit", flush);
-  const log = (level: string) => (msg: string, fields?: LogFields, error?: unknown) => {
-    if (pending.length === 0) setImmediate(flush);
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+export type LogFormat = "json" | "pretty";
+
+export type LoggerOptions = {
+  /** Lines below it are dropped. Default info. */
+  level?: LogLevel;
+  /** Default: pretty when stdout is a terminal, JSON otherwise (a pipe, a file, a log collector). */
+  format?: LogFormat;
+  /** Where lines go. Default stdout (see `stdout`). */
+  destination?: DestinationStream;
+  /** Pretty format only. Default: what the terminal supports (NO_COLOR and FORCE_COLOR are honoured). */
+  colors?: boolean;
+};
+
+/**
+ * stdout. For JSON without a write per line: sonic-boom sends what gathered while the previous write was under way
+ * in one go (a write per request costs more than the request itself under load), and pino flushes it synchronously
+ * when the process exits, so nothing is lost. For a person at a terminal each line at once, as Node writes to a
+ * terminal anyway: lines then stay in order with what the server prints itself (the start-up banner comes last).
+ */
+const stdout = (pretty: boolean) => pino.destination({ dest: 1, sync: pretty });
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const pretty = (options.format ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty";
+  const destination = options.destination ?? stdout(pretty);
+  const base = pino(
+    {
+      level: options.level ?? "info",
+      // The line's own fields only: no pid or hostname, ISO time, the level by name, as the JSON format always had.
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pretty ? prettyDestination(destination, options.colors) : destination,
+  );
+  const log = (level: "info" | "warn" | "error") => (msg: string, fields?: LogFields, error?: unknown) => {
     const summary = error === undefined ? {} : summarizeError(error);
-    pending.push(
-      `${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields, ...summary })}\n`,
-    );
+    base[demoted(pretty, level, msg, fields)]({ ...fields, ...summary }, msg);
   };
   return { info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+/**
+ * The level a line is written at. At a terminal a request that succeeded is debug: a person there reads start-up,
+ * e-mail links, warnings and failures, which hundreds of 200s would bury (GATEHOUSE_LOG_LEVEL=debug shows them).
+ * JSON keeps every request at info: a log collector filters for itself.
+ */
+function demoted(pretty: boolean, level: "info" | "warn" | "error", msg: string, fields?: LogFields) {
+  const succeeded = typeof fields?.status === "number" && fields.status < 400;
+  return pretty && level === "info" && msg === "request" && succeeded ? "debug" : level;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -1,6 +1,6 @@
 // Every HTML answer the server sends carries a content security policy that forbids framing and <base>, allows only
-// what the page needs, and a Referrer-Policy: the API reference, the development provider's page, the dashboard and
-// its "not built" page. Also the policy builder's rules, which no page can loosen.
+// what the page needs, and a Referrer-Policy: the page at /, the API reference, the development provider's page, the
+// dashboard and its "not built" page. Also the policy builder's rules, which no page can loosen.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,6 +61,7 @@ const directives = (csp: string) =>
 describe("HTML answers", () => {
   it("each carry a CSP without framing or <base>, closed by default, and no referrer", async () => {
     const answers = {
+      landing: await server.request("/"),
       docs: await server.request("/api/v1/docs"),
       development: await server.request(await developmentPage()),
       dashboard: await server.request("/dashboard/"),
@@ -79,14 +80,30 @@ describe("HTML answers", () => {
     expect(answers.notBuilt.status).toBe(503);
   });
 
-  it("let the API reference apply its own style and nothing else", async () => {
+  it("let the API reference run only this server's scripts and talk only to this server", async () => {
     const res = await server.request("/api/v1/docs");
+    expect(directives(res.headers.get("content-security-policy") ?? "")).toEqual({
+      "default-src": "'none'",
+      "script-src": "'self'",
+      "style-src": "'self' 'unsafe-inline'",
+      "connect-src": "'self'",
+      "img-src": "'self' data:",
+      "font-src": "'self' data:",
+      "form-action": "'none'",
+      "frame-ancestors": "'none'",
+      "base-uri": "'none'",
+    });
+  });
+
+  it("let the page at / apply its own style and show its icon, and nothing else", async () => {
+    const res = await server.request("/");
     const html = await res.text();
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
     const hash = createHash("sha256").update(style).digest("base64");
     expect(directives(res.headers.get("content-security-policy") ?? "")).toEqual({
       "default-src": "'none'",
       "style-src": `'sha256-${hash}'`,
+      "img-src": "'self'",
       "form-action": "'none'",
       "frame-ancestors": "'none'",
       "base-uri": "'none'",

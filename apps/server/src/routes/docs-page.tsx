@@ -1,188 +1,101 @@
 /** @jsxRuntime automatic @jsxImportSource react */
-// The API reference page (/api/v1/docs): the OpenAPI document rendered to static HTML with React on the server.
-// Self-contained (no scripts, no CDN) so it works offline and under a strict content security policy.
+// The API reference page (/api/v1/docs): Scalar's API reference over /api/v1/openapi.json, its script served by this
+// server (server-assets.ts), never a CDN: an instance may have no internet and its pages depend on no third party.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { renderToStaticMarkup } from "react-dom/server";
-import { contentSecurityPolicy, inlineStyleSources } from "../http/html.ts";
+import { contentSecurityPolicy } from "../http/html.ts";
+import { API_REFERENCE_INIT_PATH, apiReferenceScriptPath } from "../http/server-assets.ts";
 
-type Json = Record<string, unknown>;
-type Operation = {
-  method: string;
-  path: string;
-  summary: string;
-  description: string;
-  tags: string[];
-  parameters: { name: string; in: string; required: boolean; schema: Json }[];
-  requestBody?: { content: Record<string, { schema: Json }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Json }> }>;
-};
+/**
+ * Scalar's default theme with its greys and method colours darkened (lightened in dark mode) where they fall short of
+ * WCAG AA contrast (4.5:1) on its backgrounds; and the authentication box's title kept whole beside its long picker.
+ */
+const CONTRAST_CSS = `
+.light-mode {
+  --scalar-color-2: #5e5e5e; --scalar-color-3: #666666; --scalar-color-blue: #00619e;
+  --scalar-color-green: #00703f; --scalar-color-orange: #a14400; --scalar-color-red: #b3261e;
+  --scalar-color-purple: #5c2bb5; --scalar-color-yellow: #7a5a00;
+}
+.dark-mode { --scalar-color-3: #9a9a9a; --scalar-color-red: #ff6b62; }
+.scalar-app button.group:has(> h2):has(+ div button[id^="headlessui-popover-button"]) { flex: none; }
+`;
 
-const anchor = (op: Operation) => `${op.method}-${op.path}`.replace(/[^a-zA-Z0-9]+/g, "-");
-
-function operationsOf(doc: Json): Operation[] {
-  const paths = (doc.paths ?? {}) as Record<string, Record<string, Omit<Operation, "method" | "path">>>;
-  return Object.entries(paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
-  );
+/**
+ * Scalar's settings. Everything that would reach another site is off: its fonts (loaded from its CDN otherwise),
+ * telemetry, its agent chat and MCP integration. Keys typed into try-it stay in the page: never kept in the browser's
+ * storage (persistAuth off), where they would outlive the tab.
+ */
+export function apiReferenceConfig(openApiUrl: string) {
+  return {
+    url: openApiUrl,
+    withDefaultFonts: false,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    persistAuth: false,
+    showDeveloperTools: "never",
+    documentDownloadType: "json",
+    hideClientButton: true,
+    customCss: CONTRAST_CSS,
+    // Client access preselected: with a project id and its publishable key, most endpoints can be tried.
+    authentication: { preferredSecurityScheme: [["projectId", "publishableClientKey"]] },
+  };
 }
 
-/** Text with `code` spans, as the contract's summaries write them. */
-function Inline({ text }: { text: string }) {
-  return (
-    <>
-      {text.split("`").map((part, i) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string never reorder
-        i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>,
-      )}
-    </>
-  );
-}
+/** The script that starts the reference (a file beside this one, so the page's policy allows no inline script). */
+export const apiReferenceInitScript = () =>
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "api-reference-init.js"), "utf8");
 
-function Schema({ schema }: { schema: Json }) {
-  const { $schema: _ignored, ...rest } = schema;
-  return <pre className="schema">{JSON.stringify(rest, null, 2)}</pre>;
-}
+/** JSON in a <script type="application/json">: `<` escaped so no `</script>` in it can end the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
-function OperationSection({ op }: { op: Operation }) {
-  const success = Object.entries(op.responses).find(
-    ([status]) => status.startsWith("2") || status.startsWith("3"),
-  );
-  const body = op.requestBody?.content["application/json"]?.schema;
-  return (
-    <section id={anchor(op)} className="operation">
-      <h3>
-        <span className={`method ${op.method.toLowerCase()}`}>{op.method}</span> <code>{op.path}</code>
-      </h3>
-      <p>
-        <Inline text={op.summary} />
-      </p>
-      <p className="access">{op.description}</p>
-      {op.parameters.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th>Parameter</th>
-              <th>In</th>
-              <th>Required</th>
-              <th>Schema</th>
-            </tr>
-          </thead>
-          <tbody>
-            {op.parameters.map((p) => (
-              <tr key={`${p.in}-${p.name}`}>
-                <td>
-                  <code>{p.name}</code>
-                </td>
-                <td>{p.in}</td>
-                <td>{p.required ? "yes" : "no"}</td>
-                <td>
-                  <code>{JSON.stringify(p.schema.enum ?? p.schema.type ?? p.schema)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {body && (
-        <>
-          <h4>Request body</h4>
-          <Schema schema={body} />
-        </>
-      )}
-      {success && (
-        <>
-          <h4>
-            Response {success[0]}: <Inline text={success[1].description} />
-          </h4>
-          {success[1].content?.["application/json"] && (
-            <Schema schema={success[1].content["application/json"].schema} />
-          )}
-        </>
-      )}
-    </section>
-  );
-}
-
-function DocsPage({ doc }: { doc: Json }) {
-  const info = doc.info as { title: string; description: string; version: string };
-  const operations = operationsOf(doc);
-  const tags = [...new Set(operations.map((op) => op.tags[0] ?? "Other"))];
+function DocsPage({ openApiUrl }: { openApiUrl: string }) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${info.title} reference`}</title>
-        <style>{STYLE}</style>
+        <title>Gatehouse API reference</title>
+        <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
       </head>
       <body>
-        <nav>
-          <h1>{info.title}</h1>
-          <p className="version">v{info.version}</p>
-          {tags.map((tag) => (
-            <div key={tag}>
-              <h2>{tag}</h2>
-              <ul>
-                {operations
-                  .filter((op) => (op.tags[0] ?? "Other") === tag)
-                  .map((op) => (
-                    <li key={anchor(op)}>
-                      <a href={`#${anchor(op)}`}>
-                        <span className={`method ${op.method.toLowerCase()}`}>{op.method}</span> {op.path}
-                      </a>
-                    </li>
-                  ))}
-              </ul>
-            </div>
-          ))}
-        </nav>
-        <main>
-          <p>{info.description}</p>
-          <p>
-            The machine-readable document is at <a href="openapi.json">openapi.json</a>. Errors are JSON known
-            errors (<code>code</code>, <code>message</code>, <code>error</code>, <code>details</code>) or
-            plain text.
-          </p>
-          {tags.map((tag) => (
-            <div key={tag}>
-              <h2>{tag}</h2>
-              {operations
-                .filter((op) => (op.tags[0] ?? "Other") === tag)
-                .map((op) => (
-                  <OperationSection key={anchor(op)} op={op} />
-                ))}
-            </div>
-          ))}
-        </main>
+        <noscript>
+          The API reference needs JavaScript. The OpenAPI document is at{" "}
+          <a href="openapi.json">openapi.json</a>.
+        </noscript>
+        {/* Not "api-reference": the bundle mounts itself, without our settings, on an element of that id. */}
+        <div id="reference" />
+        <script
+          id="reference-config"
+          type="application/json"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data, not markup; escaped by scriptJson.
+          dangerouslySetInnerHTML={{ __html: scriptJson(apiReferenceConfig(openApiUrl)) }}
+        />
+        <script src={apiReferenceScriptPath()} />
+        <script src={API_REFERENCE_INIT_PATH} />
       </body>
     </html>
   );
 }
 
-/** The page and its policy: nothing but its own inline style, no forms, no scripts, never framed. */
-export function renderDocsPage(doc: Json): { html: string; csp: string } {
-  const html = `<!doctype html>${renderToStaticMarkup(<DocsPage doc={doc} />)}`;
+/**
+ * The page and its policy. Scripts only from this server (the renderer and its start): no inline script, no eval.
+ * Requests only to this server (the document and try-it). Inline styles are allowed: the renderer (Vue) sets style
+ * attributes and adds <style> elements, some without the nonce it offers. A style cannot run code, and the page
+ * shows nothing but the server's own document. Images from here or inline (icons); no forms; never framed.
+ */
+export function renderDocsPage(openApiUrl: string): { html: string; csp: string } {
   return {
-    html,
-    csp: contentSecurityPolicy({ "default-src": "'none'", "style-src": inlineStyleSources(html) }),
+    html: `<!doctype html>${renderToStaticMarkup(<DocsPage openApiUrl={openApiUrl} />)}`,
+    csp: contentSecurityPolicy({
+      "default-src": "'none'",
+      "script-src": "'self'",
+      "style-src": "'self' 'unsafe-inline'",
+      "connect-src": "'self'",
+      "img-src": "'self' data:",
+      "font-src": "'self' data:",
+    }),
   };
 }
-
-const STYLE = `
-body { margin: 0; display: flex; font: 15px/1.5 system-ui, sans-serif; color: #1c2430; }
-nav { width: 320px; flex-shrink: 0; height: 100vh; overflow-y: auto; position: sticky; top: 0;
-  background: #f4f6f9; border-right: 1px solid #dde3ea; padding: 16px; box-sizing: border-box; }
-nav h1 { font-size: 20px; margin: 0; } nav h2 { font-size: 13px; text-transform: uppercase; color: #5b6878; }
-nav ul { list-style: none; padding: 0; margin: 0; } nav li { margin: 2px 0; font-size: 13px; }
-nav a { color: inherit; text-decoration: none; word-break: break-all; } nav a:hover { text-decoration: underline; }
-.version { color: #5b6878; margin: 0 0 8px; }
-main { padding: 24px 40px; max-width: 980px; }
-.operation { border-top: 1px solid #dde3ea; padding: 12px 0 20px; }
-.operation h3 { margin: 8px 0; font-size: 17px; }
-.access { color: #5b6878; font-size: 14px; }
-.method { display: inline-block; min-width: 52px; text-align: center; border-radius: 4px; padding: 0 6px;
-  font: 600 12px/20px ui-monospace, monospace; color: #fff; background: #5b6878; }
-.method.get { background: #1f7a4d; } .method.post { background: #1d5fb8; } .method.patch { background: #a86500; }
-.method.delete { background: #b3261e; } .method.put { background: #6a3fb5; }
-table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #dde3ea; padding: 4px 10px; text-align: left; }
-.schema { background: #f4f6f9; padding: 10px; border-radius: 6px; overflow-x: auto; font-size: 13px; }
-`;

@@ -1,5 +1,6 @@
 // The meta routes of WIRE.md §4.18: /health (with and without the database ping), the API root's caller text,
-// check-feature-support, and the generated API reference (/api/v1/openapi.json and the /api/v1/docs page).
+// check-feature-support, the generated API reference (/api/v1/openapi.json and the /api/v1/docs page), the page at /
+// and the favicon.
 import { allRoutes } from "@gatehouse/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectKnownError } from "../testing/expect-error.ts";
@@ -157,10 +158,29 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.schemas.KnownError).toBeTypeOf("object");
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
-      "adminAccess",
-      "clientAccess",
-      "serverAccess",
+      "accessToken",
+      "adminAccessToken",
+      "projectId",
+      "publishableClientKey",
+      "secretServerKey",
+      "superSecretAdminKey",
     ]);
+    expect(doc.components.securitySchemes.publishableClientKey).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "x-stack-publishable-client-key",
+    });
+  });
+
+  it("keeps every named schema in components, where each $ref points", () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"$defs"');
+    const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref as string);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(doc.components.schemas, ref).toHaveProperty(ref.slice("#/components/schemas/".length));
+    }
   });
 
   it("documents every route of the contract with its method, and nothing else", () => {
@@ -173,13 +193,32 @@ describe("GET /api/v1/openapi.json", () => {
     expect(documented.sort()).toEqual(allRoutes.map((r) => `${r.method.toLowerCase()} ${r.path}`).sort());
   });
 
-  it("declares the access types of /projects/current as security requirements", () => {
-    expect(doc.paths["/api/v1/projects/current"]?.get?.security).toEqual([
-      { clientAccess: [] },
-      { serverAccess: [] },
-      { adminAccess: [] },
+  it("declares the headers of each access type of /projects/current: the access type, project id and key", () => {
+    const operation = doc.paths["/api/v1/projects/current"]?.get;
+    expect(operation?.security).toEqual([
+      { projectId: [], publishableClientKey: [] },
+      { projectId: [], secretServerKey: [] },
+      { projectId: [], superSecretAdminKey: [] },
+      { projectId: [], adminAccessToken: [] },
     ]);
+    expect(operation?.parameters).toContainEqual(
+      expect.objectContaining({
+        name: "x-stack-access-type",
+        in: "header",
+        required: true,
+        schema: { type: "string", enum: ["client", "server", "admin"] },
+      }),
+    );
     expect(doc.paths["/health"]?.get?.security).toBeUndefined();
+    expect(doc.paths["/health"]?.get?.parameters.map((p) => p.name)).toEqual(["db"]);
+  });
+
+  it("asks for the user's access token where a route needs a signed-in user", () => {
+    expect(doc.paths["/api/v1/auth/password/update"]?.post?.security).toContainEqual({
+      projectId: [],
+      publishableClientKey: [],
+      accessToken: [],
+    });
   });
 
   it("lists project_id as a required path parameter of the JWKS and its query flags as optional", () => {
@@ -193,23 +232,68 @@ describe("GET /api/v1/openapi.json", () => {
 });
 
 describe("GET /api/v1/docs", () => {
-  const escapeHtml = (s: string) =>
-    s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-  it("is a static HTML page naming every route, without scripts", async () => {
+  it("is the reference page: the renderer and its start served from here, over the OpenAPI document", async () => {
     const res = await server.request("/api/v1/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await res.text();
     expect(html.startsWith("<!doctype html>")).toBe(true);
     expect(html).toContain("<title>Gatehouse API reference</title>");
-    for (const route of allRoutes) expect(html, route.path).toContain(escapeHtml(route.path));
-    expect(html).toContain("/api/v1/projects/{project_id}/.well-known/jwks.json");
-    expect(html.toLowerCase()).not.toContain("<script");
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src as string);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/static\/api-reference-\d+\.\d+\.\d+\.js$/),
+      "/static/api-reference-init.js",
+    ]);
+    const config = JSON.parse(
+      /<script id="reference-config" type="application\/json">([^<]*)<\/script>/.exec(html)?.[1] ?? "",
+    );
+    expect(config).toMatchObject({
+      url: "/api/v1/openapi.json",
+      withDefaultFonts: false,
+      telemetry: false,
+      persistAuth: false,
+    });
+
+    for (const src of scripts) {
+      const script = await server.request(src);
+      expect(script.status, src).toBe(200);
+      expect(script.headers.get("content-type"), src).toBe("text/javascript; charset=utf-8");
+    }
+    const bundle = await server.request(scripts[0] as string, { headers: { "accept-encoding": "gzip" } });
+    expect(bundle.headers.get("content-encoding")).toBe("gzip");
+    expect(bundle.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 
   it("reads no Gatehouse headers", async () => {
     const res = await server.request("/api/v1/docs", { headers: { "x-stack-access-type": "root" } });
     expect(res.status).toBe(200);
+  });
+});
+
+describe("GET /", () => {
+  it("is a page naming the instance, with links to the dashboard, the API reference and /health", async () => {
+    const res = await server.request("/");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await res.text();
+    expect(html).toContain(server.deps.baseUrl);
+    for (const href of ["/dashboard/", "/api/v1/docs", "/api/v1/openapi.json", "/health?db=1"]) {
+      expect(html).toContain(`href="${href}"`);
+    }
+  });
+
+  it("leaves other unknown paths not found", async () => {
+    expect((await server.request("/nothing-here")).status).toBe(404);
+  });
+});
+
+describe("GET /favicon.ico and /favicon.svg", () => {
+  it("answer the Gatehouse icon", async () => {
+    for (const path of ["/favicon.ico", "/favicon.svg"]) {
+      const res = await server.request(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toBe("image/svg+xml");
+      expect(await res.text(), path).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
   });
 });

@@ -1,4 +1,4 @@
-// Health, the API root, feature support and the API reference.
+// Health, the API root, feature support, the API reference, and the server's own pages (`/`, favicon).
 import {
   allRoutes,
   apiRootRoute,
@@ -14,7 +14,9 @@ import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
 import { htmlResponse } from "../http/html.ts";
 import { jsonResponse, textResponse } from "../http/respond.ts";
-import { renderDocsPage } from "./docs-page.tsx";
+import { registerServerAssets } from "../http/server-assets.ts";
+import { apiReferenceInitScript, renderDocsPage } from "./docs-page.tsx";
+import { renderLandingPage } from "./landing-page.tsx";
 
 function describeCaller(caller: Caller): string {
   if (caller.accessType === null) return "None";
@@ -54,6 +56,10 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
   const openApi = buildOpenApiDocument(allRoutes, deps.baseUrl);
   bindRoute(app, deps, openApiRoute, async () => openApi);
 
-  const docs = renderDocsPage(openApi);
+  const docs = renderDocsPage(openApiRoute.path);
   bindRoute(app, deps, docsRoute, async () => htmlResponse(docs.html, { csp: docs.csp }));
+  registerServerAssets(app, apiReferenceInitScript());
+
+  const landing = renderLandingPage(deps.baseUrl);
+  app.get("/", () => htmlResponse(landing.html, { csp: landing.csp }));
 }

@@ -1,5 +1,5 @@
-// Runs the real server (`apps/server/src/main.ts`) as a child process, the way `npm start` does, and reads what
-// it prints: the start-up banner with the keys, and the structured log lines.
+// Runs the real server (`apps/server/src/main.ts`) as a child process, or `npm start`'s script that runs it with the
+// demo app beside it, and reads what it prints: the start-up banner with the keys, and the log lines.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -28,11 +28,18 @@ export type RunningServer = {
   stop: () => Promise<number | null>;
 };
 
-export function spawnServer(env: Record<string, string | undefined>) {
-  const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+/** What a test starts: the server alone, or `npm start` (scripts/start.ts: its settings, and the demo app). */
+export type ServerScript = "apps/server/src/main.ts" | "scripts/start.ts";
+
+export function spawnServer(
+  env: Record<string, string | undefined>,
+  script: ServerScript = "apps/server/src/main.ts",
+) {
+  // The suites read the JSON log lines: a developer's own GATEHOUSE_LOG_FORMAT=pretty must not reach them.
+  const { DATABASE_URL: _inherited, GATEHOUSE_LOG_FORMAT: _format, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: repoRoot,
-    env: { ...parentEnv, ...env },
+    env: { ...parentEnv, GATEHOUSE_LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -46,9 +53,10 @@ export function spawnServer(env: Record<string, string | undefined>) {
 export async function startServer(
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
+  script?: ServerScript,
 ): Promise<RunningServer> {
   const port = Number(env.PORT);
-  const spawned = spawnServer(env);
+  const spawned = spawnServer(env, script);
   const deadline = Date.now() + timeoutMs;
   while (!spawned.output().includes("Gatehouse is running at")) {
     if (spawned.child.exitCode !== null || Date.now() > deadline) {
