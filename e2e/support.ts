@@ -4,7 +4,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
+import {
+  freePort,
+  type RunningServer,
+  type ServerScript,
+  startServer,
+} from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { expect, inject } from "vitest";
 
@@ -91,11 +96,12 @@ export async function operatorProject(
 }
 
 /**
- * The server process on a database of its own (a fresh PostgreSQL database in the postgres project, PGlite in a
- * temporary data directory otherwise); `stop` ends it and removes its data. */
+ * The server process (or `npm start`'s, with `script`) on a database of its own (a fresh PostgreSQL database in the
+ * postgres project, PGlite in a temporary data directory otherwise); `stop` ends it and removes its data. */
 export async function startIsolatedServer(
   name: string,
   env: Record<string, string> = {},
+  script?: ServerScript,
 ): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), `gatehouse-${name}-`));
   const fullEnv: Record<string, string> = {
@@ -110,7 +116,7 @@ export async function startIsolatedServer(
     await adminQuery(template.adminUrl, `create database ${databaseName}`);
     fullEnv.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
   }
-  const server = await startServer(fullEnv);
+  const server = await startServer(fullEnv, undefined, script);
   return {
     server,
     async stop() {

@@ -2,7 +2,8 @@
 // for a developer to try every page at once. The dashboard is built first when its build is missing or stale (the
 // server serves it under /dashboard). The server's output passes through; once it is listening the demo is built
 // and served, and its URL printed. Ctrl-C stops both. GATEHOUSE_DEMO=off starts the server without the demo.
-// The demo project (only it) gets the development OAuth provider, so its GitHub and Google buttons work without keys.
+// The demo project (only it) gets the development OAuth provider, so its GitHub and Google buttons work without keys;
+// webhooks may go to local addresses.
 import { spawn } from "node:child_process";
 import { buildDashboard, dashboardNeedsBuild } from "../apps/dashboard/build.ts";
 
@@ -23,11 +24,35 @@ const developmentOAuth =
   process.env.GATEHOUSE_DEVELOPMENT_OAUTH ??
   (demoWanted && process.env.NODE_ENV !== "production" ? "demo" : undefined);
 
+/**
+ * Webhooks to the developer's own machine (a local receiver added in the dashboard), unless the developer set the
+ * switch themselves. Never with NODE_ENV=production: there a project's webhooks must not reach the server's network.
+ */
+const allowPrivateWebhookUrls =
+  process.env.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS ??
+  (process.env.NODE_ENV !== "production" ? "true" : undefined);
+
+/**
+ * The server's output reaches the terminal through this process, so its stdout is a pipe and it would write JSON:
+ * at a terminal it is told to write readable lines, in colour (NO_COLOR still turns colour off), unless the
+ * developer chose a format.
+ */
+const readableLog =
+  process.stdout.isTTY && !process.env.GATEHOUSE_LOG_FORMAT
+    ? { GATEHOUSE_LOG_FORMAT: "pretty", FORCE_COLOR: process.env.FORCE_COLOR ?? "1" }
+    : {};
+
 const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
   env: {
     ...process.env,
+    ...readableLog,
     GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off",
+    // The demo app is the demo project's trusted domain, so links and the dashboard's Impersonate lead to it.
+    ...(demoWanted ? { GATEHOUSE_DEMO_URL: `http://localhost:${demoPort}` } : {}),
     ...(developmentOAuth === undefined ? {} : { GATEHOUSE_DEVELOPMENT_OAUTH: developmentOAuth }),
+    ...(allowPrivateWebhookUrls === undefined
+      ? {}
+      : { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls }),
   },
   stdio: ["inherit", "pipe", "inherit"],
 });
@@ -66,5 +91,10 @@ server.on("exit", async (code) => {
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => server.kill(signal));
+  process.on(signal, () => {
+    // The demo's preview server (vite) ends this process on SIGTERM, before the Gatehouse server has stopped (exit
+    // 143, the server orphaned). Closing it first withdraws that handler; this process then exits with the server.
+    void demo?.close();
+    server.kill(signal);
+  });
 }

@@ -1,5 +1,5 @@
 // The data directory (`./.gatehouse` by default): the embedded database, the generated server secret and the
-// generated internal-project keys. Files holding secrets are created with mode 600.
+// generated keys of the seeded projects (internal; demo under `npm start`). Files holding secrets have mode 600.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateApiKey, generateServerSecret } from "./crypto/random.ts";
@@ -63,20 +63,25 @@ export function loadServerSecret(dir: string): string {
   return readOrCreate(join(dir, "secret"), generateServerSecret);
 }
 
-export type InternalKeys = {
+export type ProjectKeys = {
   publishableClientKey: string;
   secretServerKey: string;
   superSecretAdminKey: string;
 };
+export type InternalKeys = ProjectKeys;
 
-/** The internal project's keys generated at first start, so every restart prints and accepts the same ones. */
-export function loadGeneratedInternalKeys(dir: string): InternalKeys {
-  const text = readOrCreate(join(dir, "internal-keys.json"), () =>
+/** A seeded project's keys, generated at first start into `file`, so every restart prints and accepts the same ones. */
+function loadGeneratedKeys(file: string): ProjectKeys {
+  const text = readOrCreate(file, () =>
     JSON.stringify({
       publishableClientKey: generateApiKey("pck"),
       secretServerKey: generateApiKey("ssk"),
       superSecretAdminKey: generateApiKey("sak"),
     }),
   );
-  return JSON.parse(text) as InternalKeys;
+  return JSON.parse(text) as ProjectKeys;
 }
+
+export const loadGeneratedInternalKeys = (dir: string) => loadGeneratedKeys(join(dir, "internal-keys.json"));
+/** The demo project's keys (`npm start`), kept apart from the internal ones: they administer only the demo. */
+export const loadGeneratedDemoKeys = (dir: string) => loadGeneratedKeys(join(dir, "demo-keys.json"));

@@ -3,11 +3,12 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import {
   acquireLock,
   DataDirLockedError,
   ensureDataDir,
+  loadGeneratedDemoKeys,
   loadGeneratedInternalKeys,
   loadServerSecret,
 } from "./data-dir.ts";
@@ -16,10 +17,21 @@ import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
 
-const logger = createLogger();
+/** The configuration first: the log's level and format are in it. A mistake in it is said on stderr, and the end. */
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
+const logger = createLogger(config.log);
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
   const dataDir = resolve(config.dataDir);
   ensureDataDir(dataDir);
 
@@ -63,8 +75,9 @@ async function main(): Promise<void> {
   });
   await seedInternalProject({ ...deps, seed: config.seed, keys });
   logger.info("internal project seeded");
-  if (config.demoProject) {
-    await seedDemoProject(deps);
+  const demoKeys = config.demoProject ? loadGeneratedDemoKeys(dataDir) : undefined;
+  if (demoKeys) {
+    await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
     logger.info("demo project ready", { projectId: "demo" });
   }
 
@@ -102,6 +115,15 @@ async function main(): Promise<void> {
         `    publishable client key:  ${keys.publishableClientKey}`,
         `    secret server key:       ${keys.secretServerKey}`,
         `    super secret admin key:  ${keys.superSecretAdminKey}`,
+        // The demo project (`npm start`): the dashboard shows it to the operators; these keys are for code and curl.
+        ...(demoKeys
+          ? [
+              "  Demo project keys (project id: demo):",
+              `    publishable client key:  ${demoKeys.publishableClientKey}`,
+              `    secret server key:       ${demoKeys.secretServerKey}`,
+              `    super secret admin key:  ${demoKeys.superSecretAdminKey}`,
+            ]
+          : []),
         "",
       ].join("\n"),
     );
@@ -136,7 +158,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof DataDirLockedError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     logger.error("start-up failed", {}, error);

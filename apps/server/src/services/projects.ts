@@ -31,6 +31,8 @@ export type NewProject = {
   description?: string | null;
   isProductionMode?: boolean;
   config?: Partial<ProjectConfig>;
+  /** The team of project `internal` whose members administer it (WIRE.md §8); absent: none yet. */
+  ownerTeamId?: string;
 };
 
 /** A change of settings (`PATCH /projects/current`); fields left undefined keep their values. */
@@ -89,6 +91,7 @@ export function createProjectService(deps: {
       description: input.description ?? null,
       createdAt: deps.clock.now(),
       isProductionMode: input.isProductionMode ?? false,
+      ownerTeamId: input.ownerTeamId ?? null,
       config: secrets.seal({ ...DEFAULT_PROJECT_CONFIG, ...input.config }),
     });
     await deps.signingKeys.createInitialKeys(tx, project.id);
@@ -136,9 +139,8 @@ export function createProjectService(deps: {
      */
     createOwned(ownerTeamId: string, settings: ProjectSettings & { displayName: string }): Promise<Project> {
       return inTransaction(deps.db, async (tx) => {
-        const project = await insert(tx, { displayName: settings.displayName });
-        await repo.setOwnerTeam(tx, project.id, ownerTeamId);
-        return applySettings(tx, { ...project, ownerTeamId }, settings);
+        const project = await insert(tx, { displayName: settings.displayName, ownerTeamId });
+        return applySettings(tx, project, settings);
       });
     },
 

@@ -1,12 +1,13 @@
 // Seeding of the internal project (WIRE.md §8): idempotent, the seeded key set rewritten from the given keys and
 // stored hashed, the project's seeded config, and settings from the environment applied while the rest is kept.
+// The demo project: owned by the internal owner team (adopted when it had no owner), with its own seeded keys.
 import type { ProjectConfig } from "@gatehouse/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeedSettings } from "../config.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { generateApiKey } from "../crypto/random.ts";
-import type { InternalKeys } from "../data-dir.ts";
+import type { InternalKeys, ProjectKeys } from "../data-dir.ts";
 import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
 import { inTransaction } from "../db/client.ts";
 import { apiKeySets, projects } from "../db/schema.ts";
@@ -14,6 +15,7 @@ import { createTestServer, TEST_BASE_URL, type TestServer } from "../testing/tes
 import {
   DEMO_PROJECT_ID,
   INTERNAL_PROJECT_ID,
+  SEEDED_DEMO_KEY_SET_ID,
   SEEDED_KEY_SET_ID,
   seedDemoProject,
   seedInternalProject,
@@ -22,10 +24,14 @@ import {
 let server: TestServer;
 let keys: InternalKeys;
 
-/** Whether the server accepts `key` as a key of this kind for the internal project, as a request would ask. */
-async function isValid(kind: "pck" | "ssk" | "sak", key: string): Promise<boolean> {
+/** Whether the server accepts `key` as a key of this kind for the project, as a request would ask. */
+async function isValid(
+  kind: "pck" | "ssk" | "sak",
+  key: string,
+  projectId = INTERNAL_PROJECT_ID,
+): Promise<boolean> {
   const found = await server.deps.requestRepo.lookup({
-    projectId: INTERNAL_PROJECT_ID,
+    projectId,
     key: { column: KEY_HASH_COLUMNS[kind], hash: sha256Hex(key) },
     now: server.clock.now(),
   });
@@ -280,9 +286,18 @@ describe("seedInternalProject", () => {
 });
 
 describe("seedDemoProject", () => {
+  const demoKeys: ProjectKeys = {
+    publishableClientKey: generateApiKey("pck"),
+    secretServerKey: generateApiKey("ssk"),
+    superSecretAdminKey: generateApiKey("sak"),
+  };
+  const seedDemo = () => seedDemoProject({ ...server.deps, keys: demoKeys, appUrl: "http://localhost:8103" });
+  const demoOwner = async () => (await server.deps.projects.find(DEMO_PROJECT_ID))?.ownerTeamId;
+  const internalOwner = async () => (await server.deps.projects.find(INTERNAL_PROJECT_ID))?.ownerTeamId;
+
   it("creates the demo app's project once, every sign-in method on, and keeps the developer's later changes", async () => {
     expect(await server.deps.projects.find(DEMO_PROJECT_ID)).toBeUndefined();
-    await seedDemoProject(server.deps);
+    await seedDemo();
     const created = await server.deps.projects.find(DEMO_PROJECT_ID);
     expect(created?.config).toMatchObject({
       credential_enabled: true,
@@ -291,6 +306,8 @@ describe("seedDemoProject", () => {
       client_team_creation_enabled: true,
       client_user_deletion_enabled: true,
       allow_localhost: true,
+      // The demo app, so the project's links and the dashboard's Impersonate lead to it.
+      domains: [{ domain: "http://localhost:8103", handler_path: "/handler" }],
       oauth_providers: [
         { id: "github", type: "shared", enabled: true },
         { id: "google", type: "shared", enabled: true },
@@ -301,7 +318,57 @@ describe("seedDemoProject", () => {
       .update(projects)
       .set({ displayName: "Renamed" })
       .where(eq(projects.id, DEMO_PROJECT_ID));
-    await seedDemoProject(server.deps);
+    await seedDemo();
     expect((await server.deps.projects.find(DEMO_PROJECT_ID))?.displayName).toBe("Renamed");
+  });
+
+  it("belongs to the internal project's owner team, so the operators' project list has it", async () => {
+    const ownerTeamId = await internalOwner();
+    expect(ownerTeamId).toBeTruthy();
+    expect(await demoOwner()).toBe(ownerTeamId);
+    // An operator: a member of the internal project's owner team, as the first sign-up or the seeded account is.
+    const email = "demo-operator@example.com";
+    await seed({ user: { email, password: "operator password 3", internalAccess: true } });
+    const operator = await server.deps.usersRepo.findByAuthEmail(INTERNAL_PROJECT_ID, email);
+    const listed = await server.deps.projects.listOwnedBy(String(operator?.id));
+    expect(listed.map((p) => p.id)).toContain(DEMO_PROJECT_ID);
+    expect(listed.find((p) => p.id === DEMO_PROJECT_ID)?.owner_team_id).toBe(ownerTeamId);
+  });
+
+  it("adopts a demo project left without an owner by an earlier start, and keeps an owner chosen since", async () => {
+    await server.deps.db.update(projects).set({ ownerTeamId: null }).where(eq(projects.id, DEMO_PROJECT_ID));
+    expect(await demoOwner()).toBeNull();
+    await seedDemo();
+    expect(await demoOwner()).toBe(await internalOwner());
+
+    const internal = await server.deps.projects.find(INTERNAL_PROJECT_ID);
+    if (!internal) throw new Error("No internal project");
+    const other = await inTransaction(server.deps.db, (tx) =>
+      server.deps.teams.create(tx, internal, { displayName: "Demo keepers" }),
+    );
+    await inTransaction(server.deps.db, (tx) =>
+      server.deps.projectsRepo.setOwnerTeam(tx, DEMO_PROJECT_ID, other.id),
+    );
+    await seedDemo();
+    expect(await demoOwner()).toBe(other.id);
+  });
+
+  it("has its own seeded keys, valid for the demo only, beside the internal project's", async () => {
+    await seedDemo();
+    expect(await isValid("pck", demoKeys.publishableClientKey, DEMO_PROJECT_ID)).toBe(true);
+    expect(await isValid("ssk", demoKeys.secretServerKey, DEMO_PROJECT_ID)).toBe(true);
+    expect(await isValid("sak", demoKeys.superSecretAdminKey, DEMO_PROJECT_ID)).toBe(true);
+    // An admin key administers only its own project: neither project accepts the other's.
+    expect(await isValid("sak", demoKeys.superSecretAdminKey)).toBe(false);
+    expect(await isValid("sak", keys.superSecretAdminKey, DEMO_PROJECT_ID)).toBe(false);
+    const sets = await server.deps.db
+      .select()
+      .from(apiKeySets)
+      .where(eq(apiKeySets.projectId, DEMO_PROJECT_ID));
+    expect(sets.map((set) => set.id)).toEqual([SEEDED_DEMO_KEY_SET_ID]);
+    expect(sets[0]?.description).toBe("Seeded keys of the demo project");
+    expect(JSON.stringify(sets)).not.toContain(demoKeys.superSecretAdminKey);
+    expect((await internalKeySets()).map((set) => set.id)).toEqual([SEEDED_KEY_SET_ID]);
+    expect(await isValid("sak", keys.superSecretAdminKey)).toBe(true);
   });
 });

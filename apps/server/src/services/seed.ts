@@ -1,9 +1,9 @@
-// Seeding of the internal project (WIRE.md §8): runs at every start and is idempotent. Settings given in the
-// environment are applied every time; the rest keep whatever the operator changed since.
+// Seeding of the internal project (WIRE.md §8) and, under `npm start`, the demo project: runs at every start and is
+// idempotent. Settings given in the environment are applied every time; the rest keep what the operator changed.
 import type { ProjectConfig } from "@gatehouse/contract";
 import type { SeedSettings } from "../config.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
-import type { InternalKeys } from "../data-dir.ts";
+import type { InternalKeys, ProjectKeys } from "../data-dir.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
@@ -17,6 +17,8 @@ import type { UserService } from "./users.ts";
 export const INTERNAL_PROJECT_ID = "internal";
 /** The seeded key set has a fixed id so each start rewrites it instead of adding another. */
 export const SEEDED_KEY_SET_ID = "00000000-0000-4000-8000-00000000c0de";
+/** The demo's own fixed id: key set ids are global, and saving a set under another project's id would move it. */
+export const SEEDED_DEMO_KEY_SET_ID = "00000000-0000-4000-8000-00000000de70";
 const SEEDED_KEYS_EXPIRE = new Date("2099-12-31T00:00:00Z");
 
 /** The internal project's own definitions: dashboard teams are for sharing projects, not for managing members. */
@@ -94,20 +96,27 @@ export async function seedInternalProject(deps: {
     if (!project) throw new Error("The internal project vanished while seeding");
     const ownerTeamId = project.ownerTeamId ?? (await createOwnerTeam(deps, tx, project));
     if (deps.seed.user) await seedOperator(deps, tx, project, ownerTeamId, deps.seed.user, passwordHash);
-    await deps.apiKeys.save(tx, INTERNAL_PROJECT_ID, {
-      id: SEEDED_KEY_SET_ID,
-      description: "Seeded keys of the internal project",
-      expiresAt: SEEDED_KEYS_EXPIRE,
-      keys: {
-        pck: deps.keys.publishableClientKey,
-        ssk: deps.keys.secretServerKey,
-        sak: deps.keys.superSecretAdminKey,
-      },
-    });
+    await saveSeededKeys(deps.apiKeys, tx, INTERNAL_PROJECT_ID, SEEDED_KEY_SET_ID, deps.keys);
   });
 }
 
 type SeedDeps = Parameters<typeof seedInternalProject>[0];
+
+/** Rewrites a seeded project's key set from `keys` (stored hashed): a restart never rotates them. */
+async function saveSeededKeys(
+  apiKeys: ApiKeyService,
+  tx: Db,
+  projectId: string,
+  setId: string,
+  keys: ProjectKeys,
+): Promise<void> {
+  await apiKeys.save(tx, projectId, {
+    id: setId,
+    description: `Seeded keys of the ${projectId} project`,
+    expiresAt: SEEDED_KEYS_EXPIRE,
+    keys: { pck: keys.publishableClientKey, ssk: keys.secretServerKey, sak: keys.superSecretAdminKey },
+  });
+}
 
 /** The team that owns the internal project: its members administer Gatehouse itself (WIRE.md §8). */
 async function createOwnerTeam(deps: SeedDeps, tx: Db, project: Project): Promise<string> {
@@ -148,12 +157,43 @@ export const DEMO_PROJECT_ID = "demo";
  * The demo app's project, created once with every sign-in method on (shared OAuth keys: without instance keys, the
  * development provider, which `npm start` turns on for this project with GATEHOUSE_DEVELOPMENT_OAUTH=demo), teams
  * and self-deletion allowed, localhost trusted. Later starts leave it as the developer changed it. Only `npm start`
- * asks for it (GATEHOUSE_DEMO_PROJECT=on); a production server never has it.
+ * asks for it (GATEHOUSE_DEMO_PROJECT=on); a production server never has it. Runs after `seedInternalProject`.
+ *
+ * It belongs to the internal project's owner team, so the instance's operators find it in the dashboard with its
+ * users and e-mails. That gives them nothing they lack: the instance made this project for them, and nobody else's
+ * project is touched. A demo project from before it had an owner is adopted; an owner chosen since is kept. Its keys,
+ * generated once into the data directory, are rewritten at every start like the internal ones, for the banner.
  */
-export async function seedDemoProject(deps: { projects: ProjectService }): Promise<void> {
-  if (await deps.projects.find(DEMO_PROJECT_ID)) return;
-  await deps.projects.create({
+export async function seedDemoProject(deps: {
+  db: Db;
+  projects: ProjectService;
+  projectsRepo: ProjectsRepo;
+  apiKeys: ApiKeyService;
+  keys: ProjectKeys;
+  /** The demo app's origin (GATEHOUSE_DEMO_URL, set by `npm start`), trusted with its /handler pages. */
+  appUrl?: string;
+}): Promise<void> {
+  const ownerTeamId = (await deps.projectsRepo.find(INTERNAL_PROJECT_ID))?.ownerTeamId;
+  if (!ownerTeamId)
+    throw new Error("The demo project is seeded after the internal project and its owner team");
+  if (!(await deps.projects.find(DEMO_PROJECT_ID)))
+    await createDemoProject(deps.projects, ownerTeamId, deps.appUrl);
+  await inTransaction(deps.db, async (tx) => {
+    const demo = await deps.projectsRepo.lock(tx, DEMO_PROJECT_ID);
+    if (!demo) throw new Error("The demo project vanished while seeding");
+    if (demo.ownerTeamId === null) await deps.projectsRepo.setOwnerTeam(tx, DEMO_PROJECT_ID, ownerTeamId);
+    await saveSeededKeys(deps.apiKeys, tx, DEMO_PROJECT_ID, SEEDED_DEMO_KEY_SET_ID, deps.keys);
+  });
+}
+
+async function createDemoProject(
+  projects: ProjectService,
+  ownerTeamId: string,
+  appUrl?: string,
+): Promise<void> {
+  await projects.create({
     id: DEMO_PROJECT_ID,
+    ownerTeamId,
     displayName: "Gatehouse demo",
     description: "The project of the demo app that `npm start` runs beside the server.",
     config: {
@@ -165,6 +205,7 @@ export async function seedDemoProject(deps: { projects: ProjectService }): Promi
       client_user_deletion_enabled: true,
       create_team_on_sign_up: true,
       allow_localhost: true,
+      domains: appUrl ? [{ domain: appUrl, handler_path: "/handler" }] : [],
       oauth_providers: DEFAULT_INTERNAL_OAUTH_PROVIDERS.map(sharedProvider),
     },
   });
