@@ -1,6 +1,6 @@
 // Acme Notes, the demo: one Gatehouse app, a header with the team switcher and user button, and a page chosen from
 // the path at load (links are plain <a>, so every navigation loads the page again). /handler/* are Gatehouse's pages.
-import { StackHandler, StackProvider } from "@gatehouse/react";
+import { ImpersonationBanner, StackHandler, StackProvider } from "@gatehouse/react";
 import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { Header } from "./header.tsx";
@@ -12,8 +12,10 @@ function Page({ path }: { path: string }) {
   if (path === stackApp.urls.handler || path.startsWith(`${stackApp.urls.handler}/`)) {
     return <StackHandler app={stackApp} fullPage />;
   }
+  // An operator acting as a user (the dashboard's Impersonate) sees whose account this is on every page.
   return (
     <>
+      <ImpersonationBanner />
       <Header />
       <main className="demo-main">
         <Suspense fallback={<p className="demo-muted">Loading…</p>}>

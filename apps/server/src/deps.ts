@@ -228,6 +228,7 @@ export function createDeps(options: DepsOptions) {
       hasher,
       clock,
       totpBox,
+      sessions,
     }),
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
     passkeys: createPasskeyService({ db, clock, codes, usersRepo, mfa }),

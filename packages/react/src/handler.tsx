@@ -3,6 +3,7 @@
 // query; an unknown name gets the error page. Pages suspend while they load: one loading card stands in for them.
 import { handlerUrl, type StackClientApp } from "@gatehouse/sdk";
 import { type ComponentType, Suspense, useEffect, useSyncExternalStore } from "react";
+import { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 import { useTranslation } from "./i18n.ts";
 import { AccountSettings } from "./pages/account-settings/index.tsx";
 import {
@@ -17,6 +18,7 @@ import {
   SignOut,
   SignUp,
 } from "./pages/auth/index.ts";
+import { ImpersonationPage } from "./pages/impersonation.tsx";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
 import { StackProvider, useOptionalStackContext, useStackApp } from "./provider.tsx";
 import { ErrorBoundary } from "./ui/error-boundary.tsx";
@@ -36,6 +38,7 @@ const PAGES: Record<string, [name: string, page: ComponentType]> = {
   error: ["error", ErrorPage],
   "team-invitation": ["teamInvitation", TeamInvitation],
   mfa: ["mfa", MfaPage],
+  impersonation: ["impersonation", ImpersonationPage],
 };
 
 const subscribeToHistory = (onChange: () => void) => {
@@ -75,13 +78,17 @@ function HandlerRoutes({ location }: { location?: string }) {
   const configured = handlerUrl(app.urls, name);
   // The app gave this page a URL of its own: the handler's default path forwards there.
   if (configured !== `${base}/${rest}`) return <Forward to={configured} />;
-  // What a page throws unexpectedly is shown on the error page instead of an empty screen.
+  // What a page throws unexpectedly is shown on the error page instead of an empty screen. An operator acting as
+  // the user sees it on every page.
   return (
-    <ErrorBoundary fallback={(error) => <ErrorPage message={error.message} />}>
-      <Suspense fallback={<Loading />}>
-        <Page />
-      </Suspense>
-    </ErrorBoundary>
+    <>
+      <ImpersonationBanner />
+      <ErrorBoundary fallback={(error) => <ErrorPage message={error.message} />}>
+        <Suspense fallback={<Loading />}>
+          <Page />
+        </Suspense>
+      </ErrorBoundary>
+    </>
   );
 }
 

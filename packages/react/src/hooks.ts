@@ -76,16 +76,20 @@ export function useProject(): Project {
 /** What a signed-out user has of each list: nothing. */
 const noUser = settled<never[]>(Object.freeze([]) as never[]);
 
+/** A list read through the signed-in user object (empty when signed out), as useUserRead reads it. */
+const useUserList = <T>(name: string, load: (user: CurrentUser) => Promise<T[]>): T[] =>
+  useUserRead(name, load, noUser as Tracked<T[]>);
+
 /**
- * A list read through the signed-in user object, once per user object: components share it, and a new user object
- * (after a write) reads again while the previous answer stays on screen.
+ * A read through the signed-in user object, once per user object: components share it, and a new user object
+ * (after a write) reads again while the previous answer stays on screen. `signedOut` is the answer without a user.
  */
-function useUserList<T>(name: string, load: (user: CurrentUser) => Promise<T[]>): T[] {
+function useUserRead<T>(name: string, load: (user: CurrentUser) => Promise<T>, signedOut: Tracked<T>): T {
   const { store } = useStackContext();
   const user = useUser();
   const { current, stale } = user
     ? store.userRead(user, name, () => load(user))
-    : { current: noUser as Tracked<T[]>, stale: undefined };
+    : { current: signedOut, stale: undefined };
   const outcome = useSyncExternalStore(
     current.subscribe,
     () => current.outcome,
@@ -93,6 +97,20 @@ function useUserList<T>(name: string, load: (user: CurrentUser) => Promise<T[]>)
   );
   if (!outcome && stale) return stale.value;
   return read(current);
+}
+
+const notImpersonating = settled(false);
+
+/**
+ * [GO] Whether the signed-in user's session is an impersonation (an administrator acting as the user). A failed
+ * check counts as none: it only decides whether a banner shows, and must not take the page down with it.
+ */
+export function useIsImpersonation(): boolean {
+  return useUserRead(
+    "impersonation",
+    (user) => user.currentSession.isImpersonation().catch(() => false),
+    notImpersonating,
+  );
 }
 
 export function useTeams(): Team[] {

@@ -1,12 +1,14 @@
 // @gatehouse/react: React bindings for Gatehouse, named like Stack Auth's (`StackProvider`, `useUser`…). The SDK's
 // apps and types are re-exported, so an app imports everything from here.
 export * from "@gatehouse/sdk";
+export { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 export { OAuthButton, OAuthButtonGroup } from "./components/oauth-button.tsx";
 export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from "./components/team-switcher.tsx";
 export { UserButton, type UserButtonProps } from "./components/user-button.tsx";
 export { StackHandler, type StackHandlerProps } from "./handler.tsx";
 export {
   useContactChannels,
+  useIsImpersonation,
   usePermission,
   usePermissions,
   useProject,
@@ -28,6 +30,7 @@ export {
   SignOut,
   SignUp,
 } from "./pages/auth/index.ts";
+export { ImpersonationPage } from "./pages/impersonation.tsx";
 export { TeamInvitation } from "./pages/team-invitation.tsx";
 export {
   StackProvider,

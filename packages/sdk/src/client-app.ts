@@ -17,9 +17,10 @@ import {
 import { createAsyncCache } from "./cache.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { expectingErrors, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
+import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
 import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
-import { createSession, type Session } from "./session.ts";
-import { resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
+import { createSession, type RefreshResult, type Session } from "./session.ts";
+import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
 import { type Credentials, createTransport, type RequestOptions, type Transport } from "./transport.ts";
 import {
   afterAuthTarget,
@@ -155,31 +156,27 @@ export class StackClientApp {
     if (existing) return existing;
     const store = resolveTokenStore(init, this.projectId);
     if (!store) return null;
-    const session = createSession({
-      store,
-      refresh: async (refreshToken) => {
-        try {
-          const answer = await this.transport.request<{ access_token: string; refresh_token?: string }>(
-            "/auth/oauth/token",
-            {
-              method: "POST",
-              form: {
-                grant_type: "refresh_token",
-                refresh_token: refreshToken,
-                ...this.clientAuthentication(),
-              },
-            },
-          );
-          return { accessToken: answer.access_token, refreshToken: answer.refresh_token };
-        } catch (error) {
-          if (knownErrorIs(error, "REFRESH_TOKEN_ERROR")) return "refused";
-          throw error;
-        }
-      },
-    });
+    const session = createSession({ store, refresh: (refreshToken) => this.refreshGrant(refreshToken) });
     session.subscribe(() => this.userCache.invalidate(() => true));
     this.sessions.set(key, session);
     return session;
+  }
+
+  /** The token endpoint's refresh grant; "refused" when the session is over. */
+  private async refreshGrant(refreshToken: string): Promise<RefreshResult> {
+    try {
+      const answer = await this.transport.request<{ access_token: string; refresh_token?: string }>(
+        "/auth/oauth/token",
+        {
+          method: "POST",
+          form: { grant_type: "refresh_token", refresh_token: refreshToken, ...this.clientAuthentication() },
+        },
+      );
+      return { accessToken: answer.access_token, refreshToken: answer.refresh_token };
+    } catch (error) {
+      if (knownErrorIs(error, "REFRESH_TOKEN_ERROR")) return "refused";
+      throw error;
+    }
   }
 
   /** The token endpoint's client_secret_post fields: the project and its publishable key, or the public sentinel. */
@@ -267,7 +264,10 @@ export class StackClientApp {
 
   // ---------------------------------------------------------------- sign-in paths
 
-  private async finishSignIn(answer: SignInJson, options: { noRedirect?: boolean; isNewUser?: boolean }) {
+  private async finishSignIn(
+    answer: Omit<SignInJson, "user_id">,
+    options: { noRedirect?: boolean; isNewUser?: boolean },
+  ) {
     const session = this.requireSession();
     session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
     this.userCache.invalidate(() => true);
@@ -455,6 +455,39 @@ export class StackClientApp {
         return undefined;
       },
     );
+  }
+
+  /**
+   * [GO] Signs in with an impersonation session an administrator opened (the dashboard's Impersonate hands its tokens
+   * to the app's impersonation page). Only an impersonation session is taken, as the server lists it to its holder:
+   * a link carrying an ordinary session's tokens cannot sign a visitor into someone else's account. False (and
+   * nothing changed) for any other session, or one that has ended.
+   */
+  async signInWithImpersonation(
+    tokens: SessionTokens,
+    options: { noRedirect?: boolean } = {},
+  ): Promise<boolean> {
+    const probe = createSession({
+      store: memoryTokenStore(tokens),
+      refresh: (refreshToken) => this.refreshGrant(refreshToken),
+    });
+    try {
+      // An ended session refreshes to nothing: no access token, no session to take.
+      if (!(await probe.getAccessToken())) return false;
+      if (!(await isImpersonationSession(this.objectContext(probe)))) return false;
+    } catch (error) {
+      if (knownErrorIs(error, "INVALID_ACCESS_TOKEN") || knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
+        return false;
+      throw error;
+    }
+    const accessToken = await probe.getAccessToken();
+    const refreshToken = probe.getRefreshToken();
+    if (!accessToken || !refreshToken) return false;
+    await this.finishSignIn(
+      { access_token: accessToken, refresh_token: refreshToken },
+      { noRedirect: options.noRedirect, isNewUser: false },
+    );
+    return true;
   }
 
   // ---------------------------------------------------------------- OAuth

@@ -28,6 +28,12 @@ export {
   Result,
   StackAssertionError,
 } from "./errors.ts";
+export {
+  impersonationLink,
+  isImpersonationSession,
+  readImpersonationLink,
+  type SessionTokens,
+} from "./impersonation.ts";
 export { type ListUsersOptions, type ServerAppOptions, StackServerApp, type UserPage } from "./server-app.ts";
 export type { ServerUser, ServerUserCreateOptions, ServerUserUpdateOptions } from "./server-users.ts";
 export type { ContactChannel, ServerTeam, Team, TeamUser } from "./teams.ts";

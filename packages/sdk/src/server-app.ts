@@ -26,6 +26,8 @@ export type ListUsersOptions = {
   query?: string;
   teamId?: string;
   includeAnonymous?: boolean;
+  /** Also list users restricted by an administrator (banned), whom the listing hides by default (WIRE.md §4.8). */
+  includeRestricted?: boolean;
 };
 
 /** A page of users; `nextCursor` continues the listing. */
@@ -94,6 +96,7 @@ export class StackServerApp extends StackClientApp {
       query: options.query,
       team_id: options.teamId,
       include_anonymous: options.includeAnonymous,
+      include_restricted: options.includeRestricted,
     });
     const page = await this.transport.request<List<UserJson>>("/users", { query });
     const users = page.items.map((u) => serverUser(this.serverContext(), u));

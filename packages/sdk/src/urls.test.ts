@@ -31,6 +31,7 @@ describe("resolveUrls", () => {
       error: "/handler/error",
       teamInvitation: "/handler/team-invitation",
       mfa: "/handler/mfa",
+      impersonation: "/handler/impersonation",
     });
   });
 

@@ -19,6 +19,8 @@ export type HandlerUrls = {
   error: string;
   teamInvitation: string;
   mfa: string;
+  /** [GO] Where the dashboard's Impersonate hands an impersonation session to the app. */
+  impersonation: string;
 };
 export type HandlerName = keyof HandlerUrls;
 
@@ -39,6 +41,7 @@ const HANDLER_PAGES = {
   error: "error",
   teamInvitation: "team-invitation",
   mfa: "mfa",
+  impersonation: "impersonation",
 } as const;
 
 /** Fills in Stack's defaults: handler `/handler`, home `/`, afterSignIn = home, afterSignUp = afterSignIn, afterSignOut = home. */

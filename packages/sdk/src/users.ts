@@ -3,6 +3,7 @@
 // (WIRE.md §4.6, §4.8–§4.12, §4.17).
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
 import { expectingErrors, type KnownError, knownErrorIs, type Result } from "./errors.ts";
+import { isImpersonationSession } from "./impersonation.ts";
 import {
   type ContactChannel,
   clientTeam,
@@ -320,7 +321,11 @@ export type CurrentUser = ReturnType<typeof userData> &
   ReturnType<typeof ownCalls> &
   ReturnType<typeof authCalls> & {
     selectedTeam: Team | null;
-    currentSession: { getTokens(): Promise<TokenPair> };
+    currentSession: {
+      getTokens(): Promise<TokenPair>;
+      /** [GO] Whether an administrator opened this session to act as the user (asks the server each time). */
+      isImpersonation(): Promise<boolean>;
+    };
   };
 
 export function currentUser(
@@ -333,6 +338,6 @@ export function currentUser(
     ...ownCalls(ctx, session.signOut),
     ...authCalls(session.getTokens),
     selectedTeam: json.selected_team && clientTeam(ctx, json.selected_team),
-    currentSession: { getTokens: session.getTokens },
+    currentSession: { getTokens: session.getTokens, isImpersonation: () => isImpersonationSession(ctx) },
   };
 }

@@ -68,6 +68,9 @@ export const apiKeySets = pgTable(
 export const AUDIENCE_KINDS = ["default", "restricted", "anonymous"] as const;
 export type AudienceKind = (typeof AUDIENCE_KINDS)[number];
 
+/** The credential an impersonation session was created with (sessions.impersonated_by). */
+export type ImpersonatorKind = "operator" | "admin_key" | "server_key";
+
 /**
  * Per-project ES256 signing keys. A key is published from `created_at`, signs from `signs_from` (at least the
  * JWKS cache time later, so verifiers already have it), and leaves the JWKS once `retired_at` is set.
@@ -421,6 +424,13 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     refreshTokenHash: text("refresh_token_hash").notNull(),
     isImpersonation: boolean("is_impersonation").notNull().default(false),
+    /**
+     * [GF] Who started an impersonation session, kept for the audit log (null otherwise): the credential
+     * (`operator`: an admin access token; `admin_key`; `server_key`) and, for an operator, their user id in the
+     * internal project. No foreign key: the record outlives the operator's account.
+     */
+    impersonatedBy: text("impersonated_by").$type<ImpersonatorKind>(),
+    impersonatorUserId: uuid("impersonator_user_id"),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),

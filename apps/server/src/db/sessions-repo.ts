@@ -1,15 +1,44 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { retiredRefreshTokens, sessions, users } from "./schema.ts";
 import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
+/** A new session with every column given. */
+export type NewSession = Required<typeof sessions.$inferInsert>;
 
 export function createSessionsRepo(db: Db) {
   return {
-    async insert(tx: Db, row: typeof sessions.$inferInsert): Promise<void> {
-      await tx.insert(sessions).values(row);
+    /**
+     * Inserts the session only while its user exists and is not restricted by an administrator (banned); false
+     * when it did not. One statement, so it needs no transaction around it: the user row is read FOR SHARE, which
+     * waits for a ban under way (users-repo lockUser) and then sees it, while a ban that starts after this takes
+     * its turn and ends the session it finds.
+     */
+    async insertUnlessBanned(tx: Db, row: NewSession): Promise<boolean> {
+      // Every column in table order (drizzle checks it): the user's id from the locked row, the rest as parameters.
+      const selection = Object.fromEntries(
+        Object.entries(getTableColumns(sessions)).map(([key, column]) => [
+          key,
+          key === "userId"
+            ? users.id
+            : sql`${column.mapToDriverValue(row[key as keyof NewSession])}::${sql.raw(column.getSQLType())}`.as(
+                column.name,
+              ),
+        ]),
+      ) as unknown as Record<keyof NewSession, typeof users.id>;
+      const inserted = await tx
+        .insert(sessions)
+        .select((qb) =>
+          qb
+            .select(selection)
+            .from(users)
+            .where(and(eq(users.id, row.userId), eq(users.restrictedByAdmin, false)))
+            .for("share"),
+        )
+        .returning({ id: sessions.id });
+      return inserted.length > 0;
     },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
       // Ids from requests are any text; one that is not a UUID names no session and must not reach the uuid column.
@@ -30,7 +59,8 @@ export function createSessionsRepo(db: Db) {
     },
     /**
      * Records uses of sessions, and their users' last activity, in one statement. Times only move forward, so an
-     * older batch written late cannot undo a newer one.
+     * older batch written late cannot undo a newer one. An impersonation's use is not the user's activity: an
+     * operator looking around as the user leaves their last-active time (and the active-user counts) alone.
      */
     async touchMany(uses: { sessionId: string; at: Date }[]): Promise<void> {
       if (uses.length === 0) return;
@@ -43,10 +73,10 @@ export function createSessionsRepo(db: Db) {
         touched as (
           update ${sessions} s set last_used_at = greatest(s.last_used_at, used.at)
           from used where s.id = used.id
-          returning s.user_id, used.at
+          returning s.user_id, used.at, s.is_impersonation
         )
         update ${users} u set last_active_at = greatest(u.last_active_at, latest.at)
-        from (select user_id, max(at) as at from touched group by user_id) latest
+        from (select user_id, max(at) as at from touched where not is_impersonation group by user_id) latest
         where u.id = latest.user_id`);
     },
     /**

@@ -24,8 +24,14 @@ export type TokenUser = {
 };
 
 export type Caller =
-  | { accessType: null; project: null; user: null }
-  | { accessType: AccessType; project: Project; user: TokenUser | null };
+  | { accessType: null; project: null; user: null; operatorId?: undefined }
+  | {
+      accessType: AccessType;
+      project: Project;
+      user: TokenUser | null;
+      /** Admin access through an operator's admin access token: their user id in the internal project. */
+      operatorId?: string;
+    };
 
 export const UNAUTHENTICATED: Caller = { accessType: null, project: null, user: null };
 
@@ -112,7 +118,7 @@ function liveUser(
  * Admin access tokens (WIRE.md §8): a live token of an internal-project user, neither anonymous nor restricted,
  * who belongs to the team that owns the target project.
  */
-async function checkAdminAccessToken(deps: Deps, token: string, project: Project): Promise<void> {
+async function checkAdminAccessToken(deps: Deps, token: string, project: Project): Promise<string> {
   const verified = await verifyToken(deps, token);
   if (!verified) throw KnownErrors.UNPARSABLE_ADMIN_ACCESS_TOKEN();
   const expired = () =>
@@ -132,6 +138,7 @@ async function checkAdminAccessToken(deps: Deps, token: string, project: Project
     !user.restrictedByAdmin &&
     (await deps.teamsRepo.findMember(owner, user.id)) !== undefined;
   if (!isOwner) throw KnownErrors.ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN();
+  return user.id;
 }
 
 const KEY_HEADERS: Record<AccessType, { header: RequestHeaderSuffix; kind: ApiKeyKind }> = {
@@ -149,14 +156,17 @@ function presentedKey(headers: HeaderReader, type: AccessType) {
   return value ? { kind, value } : undefined;
 }
 
-/** Step 7: the key (or admin token) that the access type needs; `keyValid` was looked up with the project. */
+/**
+ * Step 7: the key (or admin token) that the access type needs; `keyValid` was looked up with the project. Answers the
+ * operator's user id when an admin access token was used.
+ */
 async function checkCredentials(
   deps: Deps,
   headers: HeaderReader,
   type: AccessType,
   project: Project,
   keyValid: boolean | undefined,
-): Promise<void> {
+): Promise<string | undefined> {
   const project_id = project.id;
   if (type === "client") {
     if (keyValid === undefined && project.config.require_publishable_client_key) {
@@ -208,9 +218,9 @@ export async function resolveCaller(deps: Deps, headers: HeaderReader): Promise<
   const user = claims ? liveUser(deps, headers, claims, found?.session) : null;
   if (!found) throw KnownErrors.CURRENT_PROJECT_NOT_FOUND({ project_id: projectId });
   const { project } = found;
-  await checkCredentials(deps, headers, type, project, found.keyValid);
+  const operatorId = await checkCredentials(deps, headers, type, project, found.keyValid);
   const branchId = headers.get("branch-id");
   if (branchId !== undefined && branchId !== "main")
     throw KnownErrors.BRANCH_DOES_NOT_EXIST({ branch_id: branchId });
-  return { accessType: type, project, user };
+  return operatorId ? { accessType: type, project, user, operatorId } : { accessType: type, project, user };
 }

@@ -13,8 +13,18 @@ import type { Deps } from "../deps.ts";
 import { type AppEnv, bindRoute } from "../http/bind.ts";
 import type { Caller } from "../http/caller.ts";
 import { readGatehouseHeaders } from "../http/headers.ts";
+import type { Impersonator } from "../services/sessions.ts";
 import { TextError } from "../text-error.ts";
 import { projectOf } from "./auth.ts";
+
+/**
+ * [GF] Who creates an impersonation session, recorded on it for the audit log: the operator of an admin access token,
+ * else the project key that was used.
+ */
+function impersonatorOf(caller: Caller): Impersonator {
+  if (caller.operatorId) return { kind: "operator", userId: caller.operatorId };
+  return { kind: caller.accessType === "admin" ? "admin_key" : "server_key", userId: null };
+}
 
 /** Clients manage only their own sessions; server and admin callers any user's of the project. */
 function assertOwnSessions(caller: Caller, userId: string): void {
@@ -31,7 +41,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const opened = await inTransaction(deps.db, (tx) =>
       deps.sessions.open(tx, user, {
         expiresInMs: body.expires_in_millis,
-        isImpersonation: body.is_impersonation ?? false,
+        impersonator: body.is_impersonation ? impersonatorOf(caller) : undefined,
       }),
     );
     const issued = await deps.sessions.issue(opened);
@@ -45,8 +55,9 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     return {
       is_paginated: false as const,
       items: sessions
-        // Impersonation sessions are an administrator's business; the user does not see them.
-        .filter((s) => !s.isImpersonation || caller.accessType === "admin")
+        // Impersonation sessions are an administrator's business; the user does not see them. [GF] Except by the
+        // one holding it: the impersonating operator's own current session, so our pages can say whose it is.
+        .filter((s) => !s.isImpersonation || caller.accessType === "admin" || s.id === caller.user?.sessionId)
         .map((s) => ({
           id: s.id,
           user_id: s.userId,

@@ -98,6 +98,8 @@ export function createMfaService(deps: {
     if (user.sealedTotpSecret === null) {
       return { session: await deps.sessions.open(tx, user), isNewUser: options.isNewUser };
     }
+    // The first factor is proven: a banned user learns it now, not after a second factor that leads nowhere.
+    deps.sessions.assertMaySignIn(user);
     const { code } = await deps.codes.create(tx, {
       projectId: user.projectId,
       purpose: "mfa_attempt",

@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { crockfordOf, randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
+import type { ImpersonatorKind } from "../db/schema.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { ActivityRecorder } from "./activity.ts";
@@ -31,6 +32,18 @@ export function tokenIssuerAndAudience(
   const { path, suffix } = AUDIENCE_PATHS[audience];
   return { iss: `${baseUrl}/api/v1/${path}/${projectId}`, aud: `${projectId}${suffix}` };
 }
+
+/**
+ * The refusal of every sign-in of a user restricted by an administrator (banned). The catalogue's error for a
+ * restricted user, with the reason that says an administrator did it: Stack Auth would sign such a user in with a
+ * restricted token that its API then refuses with this same error, so an app sees the same code and reason either way;
+ * Gatehouse refuses before any token exists, so a ban also holds against third-party backends that only check the JWKS.
+ */
+export const bannedError = () =>
+  KnownErrors.RESTRICTED_USER_NOT_ALLOWED({ restricted_reason: { type: "restricted_by_administrator" } });
+
+/** Who started an impersonation session: the credential, and the operator's user id when one did (schema.ts). */
+export type Impersonator = { kind: ImpersonatorKind; userId: string | null };
 
 /** How long a replaced refresh token still works (a client that lost the answer retries with it). */
 export const ROTATION_GRACE_MS = 30_000;
@@ -87,6 +100,7 @@ export function createSessionService(deps: {
     const current = await deps.users.findBySession(projectId, retired.sessionId);
     const graceful =
       current !== undefined &&
+      !current.user.restrictedByAdmin &&
       current.refreshTokenHash === sha256Hex(successor) &&
       now.getTime() - retired.retiredAt.getTime() < ROTATION_GRACE_MS &&
       current.sessionExpiresAt > now;
@@ -143,22 +157,35 @@ export function createSessionService(deps: {
     async open(
       tx: Db,
       user: UserRecord,
-      options: { expiresInMs?: number; isImpersonation?: boolean } = {},
+      options: { expiresInMs?: number; impersonator?: Impersonator } = {},
     ): Promise<{ user: UserRecord; sessionId: string; refreshToken: string }> {
       const sessionId = randomUUID();
       const refreshToken = randomCrockford(45);
       const now = clock.now();
-      await deps.repo.insert(tx, {
+      const { impersonator } = options;
+      const opened = await deps.repo.insertUnlessBanned(tx, {
         id: sessionId,
         projectId: user.projectId,
         userId: user.id,
         refreshTokenHash: sha256Hex(refreshToken),
-        isImpersonation: options.isImpersonation ?? false,
+        isImpersonation: impersonator !== undefined,
+        impersonatedBy: impersonator?.kind ?? null,
+        impersonatorUserId: impersonator?.userId ?? null,
         createdAt: now,
         lastUsedAt: now,
         expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),
       });
+      // The user row said no (checked with the insert, so a ban committed meanwhile counts): banned, or deleted.
+      if (!opened) {
+        if (!(await deps.users.find(user.projectId, user.id, tx))) throw KnownErrors.USER_NOT_FOUND();
+        throw bannedError();
+      }
       return { user, sessionId, refreshToken };
+    },
+
+    /** For a sign-in that pauses before its session (the MFA step): a banned user is refused at once. */
+    assertMaySignIn(user: UserRecord): void {
+      if (user.restrictedByAdmin) throw bannedError();
     },
 
     async issue(opened: {
@@ -207,6 +234,11 @@ export function createSessionService(deps: {
         throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
       }
       if (session.expiresAt <= now) throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      // A ban ends the user's sessions; one that slipped past it (opened while the ban committed) ends here.
+      if (session.user.restrictedByAdmin) {
+        await this.end(session.id);
+        throw KnownErrors.REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED();
+      }
       deps.activity.record(session.id, now);
       let refreshToken = presented;
       if (rotation) {

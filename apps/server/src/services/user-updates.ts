@@ -16,6 +16,7 @@ import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import { assertPasswordLength } from "./password-auth.ts";
 import type { Project } from "./projects.ts";
+import type { SessionService } from "./sessions.ts";
 import type { NewUser, UserColumns, UserService } from "./users.ts";
 
 /** Every field a caller may send; client callers' bodies are the subset their schema allows. */
@@ -114,6 +115,7 @@ export function createUserUpdates(deps: {
   clock: Clock;
   totpBox: SecretBox;
   hasher: PasswordHasher;
+  sessions: Pick<SessionService, "endAllForUser">;
 }) {
   const { hasher } = deps;
 
@@ -261,6 +263,9 @@ export function createUserUpdates(deps: {
           if (input.is_anonymous === false && user.isAnonymous)
             await deps.users.endAnonymity(tx, project, user.id);
           if (input.passkey_auth_enabled === false) await createPasskeysRepo().removeForUser(tx, user.id);
+          // A ban signs the user out everywhere, with the change: no session of a banned user outlives the commit
+          // (sign-ins racing with it are refused by sessions.open, which waits for this row's lock).
+          if (input.restricted_by_admin === true) await deps.sessions.endAllForUser(tx, user.id);
           // The event's reading of the user is the answer too.
           return deps.users.recordEvent(tx, project.id, user.id, "user.updated");
         });

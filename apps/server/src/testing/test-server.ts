@@ -86,15 +86,21 @@ export async function createTestServer(
     const audience = opts.audience ?? "default";
     const project = await deps.projects.find(projectId);
     if (!project) throw new Error(`No project ${projectId}`);
-    const { user, sessionId, refreshToken } = await deps.sessions.signInNew(projectId, async (tx) => {
-      const id = await deps.users.create(tx, {
+    const signedIn = await deps.sessions.signInNew(projectId, (tx) =>
+      deps.users.create(tx, {
         project,
         isAnonymous: audience === "anonymous",
         ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
-      });
-      if (audience === "restricted") await deps.usersRepo.update(tx, id, { restrictedByAdmin: true });
-      return id;
-    });
+      }),
+    );
+    const { sessionId, refreshToken } = signedIn;
+    let { user } = signedIn;
+    if (audience === "restricted") {
+      // A restricted user cannot sign in (a ban refuses it): restricted after the session opened, as by a ban
+      // racing the sign-in, without the ban's sign-out.
+      await deps.usersRepo.update(deps.db, user.id, { restrictedByAdmin: true });
+      user = (await deps.usersRepo.find(projectId, user.id)) ?? user;
+    }
     const lifetimeMs = opts.expiresInSeconds === undefined ? undefined : opts.expiresInSeconds * 1000;
     const accessToken = await deps.sessions.mintAccessToken(user, sessionId, lifetimeMs);
     return { accessToken, refreshToken, userId: user.id, sessionId };

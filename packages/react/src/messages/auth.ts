@@ -19,6 +19,7 @@ export const auth = {
   "auth.passwordTooShort": "Password too short. Minimum length is {n}.",
   "auth.passwordTooLong": "Password too long. Maximum length is {n}.",
   "auth.wrongEmailOrPassword": "Wrong e-mail or password.",
+  "auth.banned": "This account has been suspended by the site's administrator, so it cannot sign in.",
   "auth.emailExists": "An account with this e-mail already exists.",
   "auth.emailExistsUnverified":
     "An account with this e-mail exists but its e-mail is not verified. Sign in with its password instead.",

@@ -8,7 +8,7 @@ import { useStackApp } from "../../provider.tsx";
 import { Alert, Field, Link, LinkButton, Muted, PageCard } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
 import { SubmitWithError } from "./fields.tsx";
-import { keepReturnTo, useFocusInvalid, useQueryParam } from "./shared.ts";
+import { keepReturnTo, restrictedText, useFocusInvalid, useQueryParam } from "./shared.ts";
 
 export type MfaStepProps = {
   attemptCode: string;
@@ -27,6 +27,7 @@ const ATTEMPT_ERRORS: ErrorTexts = {
   VERIFICATION_CODE_EXPIRED: "auth.mfa.attemptExpired",
   VERIFICATION_CODE_ALREADY_USED: "auth.mfa.attemptExpired",
   VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: "auth.mfa.attemptExpired",
+  RESTRICTED_USER_NOT_ALLOWED: restrictedText,
 };
 
 type Method = "totp" | "recovery";

@@ -80,9 +80,19 @@ export const CODE_ERROR_TEXTS: ErrorTexts = {
   VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: "auth.code.maxAttempts",
 };
 
+/**
+ * A restricted user's refusal: a ban (reason `restricted_by_administrator`, every sign-in of a banned user ends so)
+ * is said in words; another reason keeps the server's message.
+ */
+export const restrictedText = (error: KnownError, t: Translate) =>
+  (error.details?.restricted_reason as { type?: string } | undefined)?.type === "restricted_by_administrator"
+    ? t("auth.banned")
+    : error.humanReadableMessage;
+
 /** The errors any sign-in can end with, whatever the method. */
 export const SIGN_IN_ERROR_TEXTS: ErrorTexts = {
   EMAIL_PASSWORD_MISMATCH: "auth.wrongEmailOrPassword",
+  RESTRICTED_USER_NOT_ALLOWED: restrictedText,
   SIGN_UP_NOT_ENABLED: "auth.signUpNotEnabled",
   REDIRECT_URL_NOT_WHITELISTED: "auth.redirectNotWhitelisted",
   PASSWORD_AUTHENTICATION_NOT_ENABLED: "auth.passwordNotEnabled",
