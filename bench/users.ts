@@ -1,8 +1,9 @@
 // User-listing benchmark (`npm run bench:users`): 1,000,000 users seeded into a fresh PostgreSQL database with
-// set-based batched inserts, then autocannon on GET /users — the first page, a deep cursor page, and `query`
-// searches — and the query plans PostgreSQL chose for them, for bench/README.md.
+// set-based batched inserts (server testing/bulk-users.ts), then autocannon on GET /users — the first page, a deep
+// cursor page, and `query` searches — and the query plans PostgreSQL chose for them, for bench/README.md.
 import { openPostgres } from "@gatehouse/server/db/client";
 import { type UserListOptions, userListQuery } from "@gatehouse/server/db/users-repo";
+import { insertUsers } from "@gatehouse/server/testing/bulk-users";
 import { freePort, startServer } from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import autocannon from "autocannon";
@@ -11,49 +12,23 @@ import pg from "pg";
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const userCount = Number(process.env.BENCH_USERS ?? 1_000_000);
-const BATCH = 100_000;
 const PROJECT = "internal";
 
-const FIRST = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Margaret", "Dennis"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Hamilton"];
-
-/**
- * One statement per batch: users with varied names and sign-up times, each with a primary e-mail; one user in 50
- * is anonymous (hidden by default, as in a real project). A bulk import: triggers are off for the session and the
- * search text they would maintain is written directly, in the same form.
- */
-async function seed(client: pg.Client): Promise<void> {
+/** The users of `insertUsers` (one in 50 anonymous), with a progress line, then fresh planner statistics. */
+async function seed(databaseUrl: string): Promise<void> {
   const started = Date.now();
-  await client.query("set session_replication_role = replica");
-  for (let from = 1; from <= userCount; from += BATCH) {
-    const to = Math.min(from + BATCH - 1, userCount);
-    await client.query(
-      `with new_users as (
-         insert into users (id, project_id, display_name, search_text, signed_up_at, last_active_at, is_anonymous)
-         select gen_random_uuid(), $1, name,
-                lower(name) || E'\n' || lower(replace(name, ' ', '.') || '@example.com'),
-                timestamptz '2025-01-01' + i * interval '15 seconds',
-                timestamptz '2026-01-01' + ((i::bigint * 7919) % $4) * interval '1 second',
-                i % 50 = 0
-         from generate_series($5::int, $6::int) as i,
-              lateral (select ($2::text[])[1 + i % array_length($2::text[], 1)] || ' ' ||
-                              ($3::text[])[1 + (i / 10) % array_length($3::text[], 1)] || ' ' || i as name) n
-         returning id, display_name
-       )
-       insert into contact_channels (id, project_id, user_id, type, value, normalized, is_verified, is_primary, used_for_auth)
-       select gen_random_uuid(), $1, id, 'email', replace(display_name, ' ', '.') || '@example.com',
-              lower(replace(display_name, ' ', '.') || '@example.com'), true, true, true
-       from new_users`,
-      [PROJECT, FIRST, LAST, userCount, from, to],
-    );
-    const rate = Math.round(to / ((Date.now() - started) / 1000));
-    process.stdout.write(
-      `\rseeding users: ${to.toLocaleString("en")} / ${userCount.toLocaleString("en")} (${rate}/s)`,
-    );
+  const database = openPostgres(databaseUrl);
+  try {
+    await insertUsers(database.db, PROJECT, userCount, (inserted) => {
+      const rate = Math.round(inserted / ((Date.now() - started) / 1000));
+      process.stdout.write(
+        `\rseeding users: ${inserted.toLocaleString("en")} / ${userCount.toLocaleString("en")} (${rate}/s)`,
+      );
+    });
+  } finally {
+    await database.close();
   }
   process.stdout.write("\n");
-  await client.query("set session_replication_role = origin");
-  await client.query("analyze users; analyze contact_channels");
 }
 
 /** p50 and p99 with one connection (the latency one user sees), and the throughput with eight. */
@@ -84,7 +59,7 @@ async function main() {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await seed(client);
+    await seed(databaseUrl);
     const api = `${server.baseUrl}/api/v1`;
     const headers = {
       "x-stack-access-type": "server",

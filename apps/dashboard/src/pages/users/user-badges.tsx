@@ -1,0 +1,41 @@
+// A user's state as small badges, shared by the users table and the user's page: whether an address is verified,
+// how the user can sign in, and whether an administrator has banned them.
+import type { ServerUser } from "@gatehouse/react";
+
+export function VerifiedBadge({ verified }: { verified: boolean }) {
+  return verified ? (
+    <span className="dash-badge dash-ok">verified</span>
+  ) : (
+    <span className="dash-badge dash-bad">unverified</span>
+  );
+}
+
+/** A ban is `restricted_by_admin` on the wire: the user cannot sign in until it is lifted. */
+export function BanBadge({ banned }: { banned: boolean }) {
+  return banned ? (
+    <span className="dash-badge dash-bad">banned</span>
+  ) : (
+    <span className="dash-badge dash-ok">active</span>
+  );
+}
+
+/** How a user can sign in, as badges. */
+export function AuthMethods({ user }: { user: ServerUser }) {
+  const methods = [
+    user.hasPassword && "password",
+    user.otpAuthEnabled && "one-time code",
+    user.passkeyAuthEnabled && "passkey",
+    ...user.oauthProviders.map((provider) => provider.id),
+    user.isMultiFactorRequired && "TOTP",
+  ].filter((method): method is string => Boolean(method));
+  if (methods.length === 0) return <span className="dash-muted">none</span>;
+  return (
+    <span className="dash-badges">
+      {methods.map((method) => (
+        <span key={method} className="dash-badge">
+          {method}
+        </span>
+      ))}
+    </span>
+  );
+}
