@@ -5,7 +5,7 @@ import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startDemo } from "../../apps/demo/serve.ts";
 import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
-import { launchChromium, screenshotDir } from "./harness.ts";
+import { launchChromium, screenshotter } from "./harness.ts";
 
 /** The demo project's settings: what `npm start`'s demo project has (apps/server/src/services/seed.ts). */
 const DEMO_CONFIG = {
@@ -20,12 +20,14 @@ const DEMO_CONFIG = {
 
 export type DemoSetup = Awaited<ReturnType<typeof startDemoSetup>>;
 
-export async function startDemoSetup(name: string) {
+/** `env`: more of the server's settings (a suite that also drives the dashboard gives it GATEHOUSE_DASHBOARD_DIR). */
+export async function startDemoSetup(name: string, env: Record<string, string> = {}) {
   // The suite signs in many times from one address: the per-IP request limit is not what it tests. Test identities
   // for the GitHub button, as `npm start` turns them on for its demo project.
   const gatehouse = await startIsolatedServer(name, {
     GATEHOUSE_RATE_LIMIT_IP: "100000",
     GATEHOUSE_DEVELOPMENT_OAUTH: "*",
+    ...env,
   });
   const server: RunningServer = gatehouse.server;
   const { projectId, admin } = await operatorProject(server, {
@@ -34,9 +36,8 @@ export async function startDemoSetup(name: string) {
   });
   const demo = await startDemo({ port: 0, gatehouseUrl: server.baseUrl, projectId });
   const browser: Browser = await launchChromium();
-  const screenshots = await screenshotDir(name);
+  const screenshot = await screenshotter(name);
   const call = apiCaller(() => server);
-  let shots = 0;
 
   /** The newest e-mail to `to` in the project's development inbox (waits for the outbox to have it). */
   async function lastEmail(to: string, after = 0): Promise<{ subject: string; text: string }> {
@@ -80,13 +81,7 @@ export async function startDemoSetup(name: string) {
       return { context, page };
     },
     /** Saves a full-page screenshot as test-output/<suite>/<nn>-<label>.png. */
-    async screenshot(page: Page, label: string) {
-      shots++;
-      await page.screenshot({
-        path: `${screenshots}/${String(shots).padStart(2, "0")}-${label}.png`,
-        fullPage: true,
-      });
-    },
+    screenshot,
     async stop() {
       await browser.close();
       await demo.close();

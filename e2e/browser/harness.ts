@@ -1,7 +1,8 @@
 // What every browser test needs besides the server process (e2e/support.ts): Debian's Chromium through
-// playwright-core, and a folder for the screenshots a person looks at afterwards.
+// playwright-core, and a folder for the screenshots a person looks at afterwards, numbered in the order taken.
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
@@ -23,6 +24,23 @@ export async function screenshotDir(name: string): Promise<string> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A suite's screenshots, numbered in order into test-output/<name>/ (emptied first), each of the full page from the
+ * top, so the sticky top bar is drawn at the top of the picture, not where the page was scrolled.
+ */
+export async function screenshotter(name: string) {
+  const dir = await screenshotDir(name);
+  let shots = 0;
+  return async (page: Page, label: string) => {
+    shots++;
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({
+      path: join(dir, `${String(shots).padStart(2, "0")}-${label}.png`),
+      fullPage: true,
+    });
+  };
 }
 
 /** A virtual platform authenticator (resident keys, user verification, presence simulated) for a page's passkeys. */

@@ -1,10 +1,11 @@
 // The dashboard's reads: each keyed read is fetched once and shared by every screen that shows it; a write
 // invalidates the keys it changed, and every screen showing them reads again in place (keeping the old answer on
-// screen meanwhile), so an edit shows up everywhere without a reload. Keys start with the project id.
+// screen meanwhile), so an edit shows up everywhere without a reload. Figures that change by themselves (sign-ups,
+// activity) are read again when shown after a while. Keys start with the project id.
 import { type Tracked, track } from "@gatehouse/react/ui";
 import { useSyncExternalStore } from "react";
 
-type Entry = { current: Tracked<unknown>; stale?: unknown; load: () => Promise<unknown> };
+type Entry = { current: Tracked<unknown>; stale?: unknown; load: () => Promise<unknown>; startedAt: number };
 
 const entries = new Map<string, Entry>();
 const listeners = new Set<() => void>();
@@ -18,7 +19,7 @@ function changed() {
 function entryOf<T>(key: string, load: () => Promise<T>): Entry {
   let entry = entries.get(key);
   if (!entry) {
-    entry = { current: track(load()), load };
+    entry = { current: track(load()), load, startedAt: Date.now() };
     entry.current.subscribe(changed);
     entries.set(key, entry);
   }
@@ -50,12 +51,25 @@ export function useQuery<T>(key: string, load: () => Promise<T>): T {
 
 /** Reads again every key starting with one of `prefixes` (those on screen at once, the others when next shown). */
 export function invalidate(...prefixes: string[]): void {
+  readAgain((key) => prefixes.some((prefix) => key.startsWith(prefix)));
+}
+
+/** Like `invalidate`, for the keys whose read started more than `ms` ago (a screen of figures, when shown again). */
+export function invalidateOlderThan(ms: number, ...prefixes: string[]): void {
+  const before = Date.now() - ms;
+  readAgain((key, entry) => entry.startedAt < before && prefixes.some((prefix) => key.startsWith(prefix)));
+}
+
+function readAgain(matches: (key: string, entry: Entry) => boolean): void {
+  let any = false;
   for (const [key, entry] of entries) {
-    if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
+    if (!matches(key, entry)) continue;
     const previous = entry.current.outcome;
     if (previous && "value" in previous) entry.stale = previous.value;
     entry.current = track(entry.load());
     entry.current.subscribe(changed);
+    entry.startedAt = Date.now();
+    any = true;
   }
-  changed();
+  if (any) changed();
 }

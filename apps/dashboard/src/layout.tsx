@@ -1,7 +1,9 @@
 // The frame of every project screen: a top bar (product, project switcher, account menu) and the project's
-// sections in a side navigation. The current section is marked for screen readers (aria-current).
+// sections in a side navigation, which a narrow screen folds behind a "Sections" button. The current section is
+// marked for screen readers (aria-current).
 import { UserButton } from "@gatehouse/react";
-import type { ReactNode } from "react";
+import { Button } from "@gatehouse/react/ui";
+import { type ReactNode, useId, useState } from "react";
 import { useOwnedProjects } from "./project.tsx";
 import { Link, navigate } from "./router.tsx";
 
@@ -17,9 +19,20 @@ export const SECTIONS = [
   { path: "/webhooks", label: "Webhooks" },
 ] as const;
 
-export function TopBar({ projectId }: { projectId?: string }) {
+/** The side navigation's fold on a narrow screen: whether it is open, and the id of what it opens. */
+type Fold = { open: boolean; controls: string; toggle: () => void };
+
+export function TopBar({ projectId, fold }: { projectId?: string; fold?: Fold }) {
   return (
     <header className="dash-topbar">
+      {fold && (
+        // Shown only on a narrow screen (dashboard-narrow.css), where the side navigation is folded away.
+        <span className="dash-fold">
+          <Button aria-expanded={fold.open} aria-controls={fold.controls} onClick={fold.toggle}>
+            <span aria-hidden="true">☰</span> Sections
+          </Button>
+        </span>
+      )}
       <Link to="/projects" className="dash-brand">
         Gatehouse
       </Link>
@@ -61,11 +74,14 @@ export function ProjectFrame({
   section: string;
   children: ReactNode;
 }) {
+  // Every path renders a new frame (app.tsx keys the screen by path), so following a link folds the navigation.
+  const [open, setOpen] = useState(false);
+  const navId = useId();
   return (
     <div className="dash-app">
-      <TopBar projectId={projectId} />
+      <TopBar projectId={projectId} fold={{ open, controls: navId, toggle: () => setOpen(!open) }} />
       <div className="dash-body">
-        <nav className="dash-nav" aria-label="Project sections">
+        <nav id={navId} className="dash-nav" data-open={open || undefined} aria-label="Project sections">
           {SECTIONS.map((item) => (
             <Link key={item.path} to={`/projects/${projectId}${item.path}`} current={item.path === section}>
               {item.label}

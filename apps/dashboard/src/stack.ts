@@ -4,9 +4,12 @@ import { StackClientApp } from "@gatehouse/react";
 
 export const BASE = "/dashboard";
 
+/** The server's public address: the dashboard is served by the server it talks to (callback URLs, `.env` blocks). */
+export const serverUrl = () => window.location.origin;
+
 export const stackApp = new StackClientApp({
   projectId: "internal",
-  baseUrl: window.location.origin,
+  baseUrl: serverUrl(),
   tokenStore: "cookie",
   urls: {
     handler: `${BASE}/handler`,

@@ -13,15 +13,31 @@ export { renderWithApp as renderScreen } from "@gatehouse/react/test-support/ren
 
 let operators = 0;
 
-/** A test server, an operator of the internal project, and a project they own (`config` in wire snake_case). */
-export async function createDashboardLive(config: Record<string, unknown> = {}) {
-  const server = await createTestServer();
+type ServerOptions = Parameters<typeof createTestServer>[0];
+
+/**
+ * A test server (with `serverOptions`, such as refusing private webhook URLs), an operator of the internal project,
+ * and a project they own (`config` in wire snake_case).
+ */
+export async function createDashboardLive(
+  config: Record<string, unknown> = {},
+  serverOptions: ServerOptions = {},
+) {
+  const server = await createTestServer(serverOptions);
+  /** Every request the dashboard's apps sent ("GET /api/v1/users?limit=20"), for tests of how much a screen reads. */
+  const requests: string[] = [];
+  const send = inProcessFetch(server);
   const app = new StackClientApp({
     projectId: "internal",
     publishableClientKey: server.internal.pck,
     baseUrl: "http://localhost:8102",
     tokenStore: "memory",
-    fetch: inProcessFetch(server),
+    fetch: (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+      requests.push(`${method} ${url.pathname}${url.search}`);
+      return send(input, init);
+    },
     redirectMethod: { navigate: () => {} },
   });
   const email = `operator-${++operators}@example.com`;
@@ -33,19 +49,22 @@ export async function createDashboardLive(config: Record<string, unknown> = {}) 
   if (Object.keys(config).length > 0)
     await created.app.getProject().then((p) => p.update({ config } as never));
   const project = (await operator.listOwnedProjects()).find((p) => p.id === created.id) as OwnedProject;
-  return { server, app, operator, project, close: () => server.close() };
+  return { server, app, operator, project, requests, close: () => server.close() };
 }
 
 export type DashboardLive = Awaited<ReturnType<typeof createDashboardLive>>;
 
 /**
- * One live for all the tests of a file: made before them (`config` as for createDashboardLive), closed after them,
- * and each test's screen unmounted after it. Returns the live's getter, for tests and later hooks.
+ * One live for all the tests of a file: made before them (`config` and `serverOptions` as for createDashboardLive),
+ * closed after them, and each test's screen unmounted after it. Returns the live's getter, for tests and later hooks.
  */
-export function dashboardLiveSuite(config: Record<string, unknown> = {}): () => DashboardLive {
+export function dashboardLiveSuite(
+  config: Record<string, unknown> = {},
+  serverOptions: ServerOptions = {},
+): () => DashboardLive {
   let live: DashboardLive | undefined;
   beforeAll(async () => {
-    live = await createDashboardLive(config);
+    live = await createDashboardLive(config, serverOptions);
   });
   afterAll(async () => {
     await live?.close();

@@ -93,6 +93,18 @@ export type ProjectMetrics = {
   totalTeams: number;
   activeSessions: number;
   dailySignUps: { date: string; count: number }[];
+  /** Full users last active in the 24 hours before now. */
+  dailyActiveUsers: number;
+  /** Full users last active in the 30 days before now. */
+  monthlyActiveUsers: number;
+  /** Full users who have each way to sign in (a user with several counts under each). */
+  usersBySignInMethod: {
+    password: number;
+    otp: number;
+    passkey: number;
+    oauth: { providerId: string; users: number }[];
+    none: number;
+  };
 };
 
 export type WebhookEndpointOptions = {
@@ -406,7 +418,10 @@ export class StackAdminApp extends StackServerApp {
     });
   }
 
-  /** [GO] The figures of the dashboard's overview: totals and sign-ups per day for the last 30 days. */
+  /**
+   * [GO] The figures of the dashboard's overview: totals, daily and monthly active users, users by sign-in method,
+   * and sign-ups per day for the last 30 days.
+   */
   async getMetrics(): Promise<ProjectMetrics> {
     return mapKeys(await this.adminRequest<Json>("/internal/metrics"), toCamel) as ProjectMetrics;
   }

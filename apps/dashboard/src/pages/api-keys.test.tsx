@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // The API keys screen against the real server: the form is validated, a new key set is revealed once (with copy
-// buttons), the list shows the last four characters of each key, and revoking asks first.
+// buttons, and as a .env block copied at once), the list shows the last four characters of each key, and revoking
+// asks first.
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -37,6 +38,17 @@ describe("the API keys screen", () => {
     await user.click(within(reveal).getByRole("button", { name: "Copy Secret server key" }));
     expect(await navigator.clipboard.readText()).toBe(secret);
     expect(within(reveal).getByText("Secret server key copied.")).toBeTruthy();
+
+    const env = [
+      `NEXT_PUBLIC_STACK_PROJECT_ID=${live().project.id}`,
+      `STACK_SECRET_SERVER_KEY=${secret}`,
+      `STACK_SUPER_SECRET_ADMIN_KEY=${admin}`,
+      `NEXT_PUBLIC_STACK_API_URL=${window.location.origin}`,
+    ].join("\n");
+    expect(within(reveal).getByText("For your app's .env file").nextElementSibling?.textContent).toBe(env);
+    await user.click(within(reveal).getByRole("button", { name: "Copy .env block" }));
+    expect(await navigator.clipboard.readText()).toBe(env);
+    expect(within(reveal).getByText(".env block copied.")).toBeTruthy();
 
     const row = (await screen.findByText("CI server", { selector: "td" })).closest("tr") as HTMLElement;
     expect(within(row).getByText(`…${secret.slice(-4)}`)).toBeTruthy();

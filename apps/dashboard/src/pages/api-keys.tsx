@@ -1,19 +1,36 @@
-// The project's API keys: create a key set (which keys, description, expiry) whose full keys are shown once with
-// copy buttons, and the list of sets with the last four characters of each key, their status, and revocation.
+// The project's API keys: create a key set (which keys, description, expiry) whose full keys are shown once
+// (api-key-reveal.tsx), and the list of sets with the last four characters of each key, their status, revocation.
 import type { ApiKeySet } from "@gatehouse/react";
-import { Alert, Button, Field, Muted, Root } from "@gatehouse/react/ui";
+import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
-import { ConfirmButton, Part } from "./bricks.tsx";
+import { Reveal, type Revealed } from "./api-key-reveal.tsx";
+import { ConfirmButton, Part, TableHead, TableScroll } from "./bricks.tsx";
 import { dateTime } from "./delivery/confirm.tsx";
 import { useFormAction } from "./form.ts";
 
+/** The key types, with the environment variable an app reads each from (Stack Auth's names). */
 const KEY_TYPES = [
-  { id: "publishableClientKey", label: "Publishable client key", hint: "for browsers and apps" },
-  { id: "secretServerKey", label: "Secret server key", hint: "for your servers only" },
-  { id: "superSecretAdminKey", label: "Super secret admin key", hint: "administers the project" },
+  {
+    id: "publishableClientKey",
+    label: "Publishable client key",
+    hint: "for browsers and apps",
+    env: "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+  },
+  {
+    id: "secretServerKey",
+    label: "Secret server key",
+    hint: "for your servers only",
+    env: "STACK_SECRET_SERVER_KEY",
+  },
+  {
+    id: "superSecretAdminKey",
+    label: "Super secret admin key",
+    hint: "administers the project",
+    env: "STACK_SUPER_SECRET_ADMIN_KEY",
+  },
 ] as const;
 type KeyType = (typeof KEY_TYPES)[number]["id"];
 
@@ -30,12 +47,10 @@ const EXPIRIES = [
 
 const keysKey = (project: { id: string }) => projectKey(project, "api-keys");
 
-type Revealed = { description: string; keys: [label: string, value: string][] };
-
 export function ApiKeysPage({ project }: ProjectScreenProps) {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   return (
-    <Root>
+    <>
       <ScreenHeader title="API keys" />
       {revealed ? (
         <Reveal project={project} revealed={revealed} onDone={() => setRevealed(null)} />
@@ -48,7 +63,7 @@ export function ApiKeysPage({ project }: ProjectScreenProps) {
           <KeyList project={project} />
         </Part>
       </section>
-    </Root>
+    </>
   );
 }
 
@@ -78,7 +93,7 @@ function CreateKeys({
     const keys: Revealed["keys"] = [];
     for (const type of KEY_TYPES) {
       const value = created[type.id];
-      if (value) keys.push([type.label, value]);
+      if (value) keys.push({ label: type.label, value, env: type.env });
     }
     onCreated({ description: created.description, keys });
   });
@@ -148,59 +163,6 @@ function CreateKeys({
   );
 }
 
-/** The full keys, once: they are stored as hashes, so nobody can show them again. */
-function Reveal({
-  project,
-  revealed,
-  onDone,
-}: ProjectScreenProps & { revealed: Revealed; onDone: () => void }) {
-  return (
-    <section className="dash-panel" aria-labelledby="new-api-keys">
-      <h2 id="new-api-keys">New keys: {revealed.description}</h2>
-      <Alert kind="info">Copy these keys now. They will not be shown again.</Alert>
-      <dl className="dash-reveal">
-        <CopyRow label="Project id" value={project.id} />
-        {revealed.keys.map(([label, value]) => (
-          <CopyRow key={label} label={label} value={value} />
-        ))}
-      </dl>
-      <Button variant="primary" onClick={onDone}>
-        I have copied the keys
-      </Button>
-    </section>
-  );
-}
-
-function CopyRow({ label, value }: { label: string; value: string }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setState("copied");
-    } catch {
-      setState("failed");
-    }
-  };
-  return (
-    <div className="dash-reveal-row">
-      <dt>{label}</dt>
-      <dd>
-        <code className="dash-code-block">{value}</code>
-        <Button onClick={copy} aria-label={`Copy ${label}`}>
-          {state === "copied" ? "Copied" : "Copy"}
-        </Button>
-        <span role="status" className="dash-muted">
-          {state === "copied"
-            ? `${label} copied.`
-            : state === "failed"
-              ? "Copying failed: select the text."
-              : ""}
-        </span>
-      </dd>
-    </div>
-  );
-}
-
 const STATUS = {
   valid: { label: "Valid", tone: "dash-ok" },
   expired: { label: "Expired", tone: "dash-bad" },
@@ -211,27 +173,18 @@ function KeyList({ project }: ProjectScreenProps) {
   const sets = useQuery(keysKey(project), () => project.app.listInternalApiKeys());
   if (sets.length === 0) return <Muted>No API keys yet.</Muted>;
   return (
-    <table className="dash-table">
-      <thead>
-        <tr>
-          <th scope="col">Description</th>
-          <th scope="col">Keys</th>
-          <th scope="col">Created</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Status</th>
-          <th scope="col">
-            <span className="dash-sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {[...sets]
-          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-          .map((set) => (
-            <KeyRow key={set.id} project={project} set={set} />
-          ))}
-      </tbody>
-    </table>
+    <TableScroll label="API keys table">
+      <table className="dash-table">
+        <TableHead columns={["Description", "Keys", "Created", "Expires", "Status"]} actions />
+        <tbody>
+          {[...sets]
+            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+            .map((set) => (
+              <KeyRow key={set.id} project={project} set={set} />
+            ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // The authentication screen against the real server: a switch saved and seen by the project's client view, and
-// OAuth providers added (a standard one needs its client id and secret), disabled, changed and removed.
+// OAuth providers added (a standard one needs its client id and secret, and shows the callback URL to register at the
+// provider, with a Copy button), disabled, changed and removed.
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -47,7 +48,15 @@ describe("the authentication screen", () => {
     await user.click(screen.getByRole("button", { name: "Add provider" }));
     const form = screen.getByRole("form", { name: "Add a provider" });
     await user.selectOptions(within(form).getByLabelText("Provider"), "microsoft");
+    // Shared keys need no callback URL of the project's own; its own OAuth app does.
+    expect(within(form).queryByLabelText("Callback URL")).toBeNull();
     await user.click(within(form).getByRole("radio", { name: /Standard/ }));
+    const callback = within(form).getByLabelText<HTMLInputElement>("Callback URL");
+    expect(callback.value).toBe(`${window.location.origin}/api/v1/auth/oauth/callback/microsoft`);
+    expect(callback.readOnly).toBe(true);
+    await user.click(within(form).getByRole("button", { name: "Copy callback URL" }));
+    expect(await navigator.clipboard.readText()).toBe(callback.value);
+    expect(within(form).getByText("Callback URL copied.")).toBeTruthy();
     await user.type(within(form).getByLabelText("Client id"), "ms-client");
     await user.type(within(form).getByLabelText("Tenant id (optional)"), "contoso");
     await user.click(within(form).getByRole("button", { name: "Add provider" }));

@@ -1,6 +1,5 @@
 // Authentication: the project's sign-in methods and client permissions as switches, and its OAuth providers
 // (shared development keys or the project's own OAuth app, with each provider's extras).
-import { Root } from "@gatehouse/react/ui";
 import { ScreenHeader } from "../layout.tsx";
 import type { ProjectScreenProps } from "../project.tsx";
 import { OAuthProviders } from "./settings/oauth-providers.tsx";
@@ -8,7 +7,7 @@ import { SignInMethods } from "./settings/sign-in-methods.tsx";
 
 export function AuthSettingsPage({ project }: ProjectScreenProps) {
   return (
-    <Root>
+    <>
       <ScreenHeader title="Authentication" />
       <section className="dash-panel" aria-labelledby="sign-in-methods">
         <h2 id="sign-in-methods">Sign-in methods</h2>
@@ -22,6 +21,6 @@ export function AuthSettingsPage({ project }: ProjectScreenProps) {
         </p>
         <OAuthProviders project={project} />
       </section>
-    </Root>
+    </>
   );
 }

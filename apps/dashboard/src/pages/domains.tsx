@@ -1,6 +1,5 @@
 // Domains & production: the trusted domains with their handler paths, allow localhost, and the production-mode
 // switch with the problems that block it (WIRE.md §7).
-import { Root } from "@gatehouse/react/ui";
 import { ScreenHeader } from "../layout.tsx";
 import type { ProjectScreenProps } from "../project.tsx";
 import { AllowLocalhost, ProductionMode } from "./settings/production-mode.tsx";
@@ -8,7 +7,7 @@ import { TrustedDomains } from "./settings/trusted-domains.tsx";
 
 export function DomainsPage({ project }: ProjectScreenProps) {
   return (
-    <Root>
+    <>
       <ScreenHeader title="Domains & production" />
       <section className="dash-panel dash-stack" aria-labelledby="trusted-domains">
         <h2 id="trusted-domains">Trusted domains</h2>
@@ -22,6 +21,6 @@ export function DomainsPage({ project }: ProjectScreenProps) {
         <h2 id="production">Production mode</h2>
         <ProductionMode project={project} />
       </section>
-    </Root>
+    </>
   );
 }

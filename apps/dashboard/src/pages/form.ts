@@ -1,5 +1,6 @@
 // What the dashboard's forms share: useAction with the dashboard's wording of the server's plain-text refusals
-// (a 400 whose body is a sentence, such as a production-mode problem), shown in place like any known error.
+// (a 400 whose body is a sentence, such as a production-mode problem), shown in place like any known error, and
+// optionally completed by the form (`explain`) with what the operator can do about one.
 import { StatusError } from "@gatehouse/react";
 import { type ErrorTexts, useAction } from "@gatehouse/react/ui";
 
@@ -10,6 +11,10 @@ export const plainRefusal = (error: unknown) =>
 export function useFormAction<Args extends unknown[]>(
   action: (...args: Args) => Promise<void>,
   texts: ErrorTexts = {},
+  explain?: (refusal: string) => string,
 ) {
-  return useAction(action, texts, plainRefusal);
+  return useAction(action, texts, (error) => {
+    const refusal = plainRefusal(error);
+    return refusal && explain ? explain(refusal) : refusal;
+  });
 }

@@ -1,14 +1,21 @@
-// A project's first page: its figures (users, teams, active sessions, anonymous users), sign-ups per day over the
-// last 30 days as a bar chart (with the numbers as a table for screen readers), its id, and links to its sections.
-import { Button, Root } from "@gatehouse/react/ui";
-import { useId } from "react";
-import { invalidate, useQuery } from "../data.ts";
+// A project's first page: its figures (users, daily and monthly active users, teams, active sessions, anonymous
+// users), the latest sign-ups, users by sign-in method, sign-ups per day over the last 30 days, its id, and links to
+// its sections. Refresh reads the figures and the latest sign-ups again.
+import type { ProjectMetrics } from "@gatehouse/react";
+import { Button } from "@gatehouse/react/ui";
+import { useEffect } from "react";
+import { invalidate, invalidateOlderThan, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { Link } from "../router.tsx";
 import { Part } from "./bricks.tsx";
+import { RecentSignUps, recentSignUpsKey } from "./recent-sign-ups.tsx";
+import { SignInBreakdown } from "./sign-in-breakdown.tsx";
+import { SignUpChart } from "./sign-up-chart.tsx";
 
 const metricsKey = (project: { id: string }) => projectKey(project, "metrics");
+/** Figures older than this are read again when the overview is shown (the old ones stay on screen meanwhile). */
+const FRESH_MS = 5000;
 
 const LINKS = [
   { path: "/users", label: "Users", text: "Search, create and edit users" },
@@ -21,15 +28,12 @@ const LINKS = [
 ];
 
 export function Overview({ project }: ProjectScreenProps) {
-  // Only the header's button sits in the bricks' root: the root reverts every CSS property of what it holds, which
-  // would undo the chart's SVG geometry and text anchors.
+  useEffect(() => invalidateOlderThan(FRESH_MS, metricsKey(project), recentSignUpsKey(project)), [project]);
   return (
     <>
-      <Root>
-        <ScreenHeader title={project.displayName}>
-          <Button onClick={() => invalidate(metricsKey(project))}>Refresh</Button>
-        </ScreenHeader>
-      </Root>
+      <ScreenHeader title={project.displayName}>
+        <Button onClick={() => invalidate(metricsKey(project), recentSignUpsKey(project))}>Refresh</Button>
+      </ScreenHeader>
       {project.description && <p className="dash-muted">{project.description}</p>}
       <Part label="figures" reads={metricsKey(project)}>
         <Figures project={project} />
@@ -61,110 +65,38 @@ export function Overview({ project }: ProjectScreenProps) {
 
 function Figures({ project }: ProjectScreenProps) {
   const metrics = useQuery(metricsKey(project), () => project.app.getMetrics());
-  const stats: [string, number][] = [
-    ["Users", metrics.totalUsers],
-    ["Teams", metrics.totalTeams],
-    ["Active sessions", metrics.activeSessions],
-    ["Anonymous users", metrics.totalAnonymousUsers],
-  ];
   return (
     <>
-      <ul className="dash-stats dash-plain-list" aria-label="Figures">
-        {stats.map(([label, value]) => (
-          <li key={label} className="dash-stat">
-            <span className="dash-muted">{label}</span>
-            <strong>{value.toLocaleString()}</strong>
-          </li>
-        ))}
-      </ul>
+      <FigureList metrics={metrics} />
+      <div className="dash-overview-grid">
+        <Part label="latest sign-ups" reads={recentSignUpsKey(project)}>
+          <RecentSignUps project={project} />
+        </Part>
+        <SignInBreakdown metrics={metrics} />
+      </div>
       <SignUpChart days={metrics.dailySignUps} />
     </>
   );
 }
 
-/** "2026-03-07" (a UTC day) as "Mar 7". */
-const dayLabel = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, {
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
-
-const WIDTH = 600;
-const HEIGHT = 160;
-const AXIS = 18;
-
-export function SignUpChart({ days }: { days: { date: string; count: number }[] }) {
-  const id = useId();
-  const total = days.reduce((sum, day) => sum + day.count, 0);
-  const max = Math.max(1, ...days.map((day) => day.count));
-  const slot = WIDTH / Math.max(days.length, 1);
-  const busiest = days.reduce<{ date: string; count: number } | null>(
-    (best, day) => (day.count > (best?.count ?? 0) ? day : best),
-    null,
-  );
-  const summary =
-    `${total} sign-ups in the last ${days.length} days` +
-    (busiest ? `, most on ${dayLabel(busiest.date)} (${busiest.count})` : "");
+function FigureList({ metrics }: { metrics: ProjectMetrics }) {
+  const stats: [label: string, value: number, note: string][] = [
+    ["Users", metrics.totalUsers, "not counting anonymous ones"],
+    ["Daily active users", metrics.dailyActiveUsers, "active in the last 24 hours"],
+    ["Monthly active users", metrics.monthlyActiveUsers, "active in the last 30 days"],
+    ["Teams", metrics.totalTeams, ""],
+    ["Active sessions", metrics.activeSessions, "signed in and not expired"],
+    ["Anonymous users", metrics.totalAnonymousUsers, ""],
+  ];
   return (
-    <section className="dash-panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Sign-ups per day</h2>
-      <p className="dash-muted">{summary}.</p>
-      <svg
-        className="dash-chart"
-        viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`}
-        role="img"
-        aria-labelledby={`${id}-svg-title`}
-        preserveAspectRatio="none"
-      >
-        <title id={`${id}-svg-title`}>{`Bar chart: ${summary}`}</title>
-        <line x1={0} x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="dash-chart-axis" />
-        {days.map((day, index) => {
-          const height = (day.count / max) * (HEIGHT - 8);
-          return (
-            <rect
-              key={day.date}
-              className="dash-chart-bar"
-              x={index * slot + slot * 0.15}
-              y={HEIGHT - height}
-              width={slot * 0.7}
-              height={height}
-            >
-              <title>{`${dayLabel(day.date)}: ${day.count}`}</title>
-            </rect>
-          );
-        })}
-        {days.length > 0 && (
-          <>
-            <text x={0} y={HEIGHT + AXIS - 4} className="dash-chart-label">
-              {dayLabel(days[0]?.date ?? "")}
-            </text>
-            <text x={WIDTH} y={HEIGHT + AXIS - 4} textAnchor="end" className="dash-chart-label">
-              {dayLabel(days[days.length - 1]?.date ?? "")}
-            </text>
-          </>
-        )}
-        <text x={2} y={12} className="dash-chart-label">
-          {max}
-        </text>
-      </svg>
-      <table className="dash-sr-only">
-        <caption>Sign-ups per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Sign-ups</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date}>
-              <th scope="row">{dayLabel(day.date)}</th>
-              <td>{day.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <ul className="dash-stats dash-plain-list" aria-label="Figures">
+      {stats.map(([label, value, note]) => (
+        <li key={label} className="dash-stat">
+          <span className="dash-muted">{label}</span>
+          <strong>{value.toLocaleString()}</strong>
+          {note && <span className="dash-stat-note">{note}</span>}
+        </li>
+      ))}
+    </ul>
   );
 }

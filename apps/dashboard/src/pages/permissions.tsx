@@ -1,8 +1,8 @@
 // Team permissions: the project's definitions as a tree (each with what it contains), creating, renaming, editing
 // and deleting them, and the permissions granted by default to team creators and members (WIRE.md §4.12, §6).
-import { Root } from "@gatehouse/react/ui";
 import { ScreenHeader } from "../layout.tsx";
 import type { ProjectScreenProps } from "../project.tsx";
+import { TableHead, TableScroll } from "./bricks.tsx";
 import { DefaultPermissions } from "./settings/default-permissions.tsx";
 import { isSystemPermission, usePermissionDefinitions } from "./settings/permission-definitions.ts";
 import { PermissionForm } from "./settings/permission-form.tsx";
@@ -12,7 +12,7 @@ export function PermissionsPage({ project }: ProjectScreenProps) {
   const definitions = usePermissionDefinitions(project);
   const system = definitions.filter((d) => isSystemPermission(d.id));
   return (
-    <Root>
+    <>
       <ScreenHeader title="Team permissions" />
       <section className="dash-panel" aria-labelledby="permission-definitions">
         <h2 id="permission-definitions">Permission definitions</h2>
@@ -32,23 +32,20 @@ export function PermissionsPage({ project }: ProjectScreenProps) {
       <section className="dash-panel" aria-labelledby="system-permissions">
         <h2 id="system-permissions">System permissions</h2>
         <p className="dash-muted">Built in: they can be contained and granted, but not changed.</p>
-        <table className="dash-table">
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {system.map((d) => (
-              <tr key={d.id}>
-                <td className="dash-mono">{d.id}</td>
-                <td>{d.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="System permissions table">
+          <table className="dash-table">
+            <TableHead columns={["Id", "Description"]} />
+            <tbody>
+              {system.map((d) => (
+                <tr key={d.id}>
+                  <td className="dash-mono">{d.id}</td>
+                  <td>{d.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
-    </Root>
+    </>
   );
 }

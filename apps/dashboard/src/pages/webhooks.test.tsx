@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
 // The webhooks screen against the real server and a receiver listening in the test: an endpoint is validated and
 // added, a test event is delivered (200 shown in place and in the attempts), filters are edited, the endpoint is
-// disabled, its secret shown and rotated, and it is deleted after confirmation.
+// disabled, its secret shown and rotated, and it is deleted after confirmation. On a server that refuses private
+// addresses, the refusal of a local URL names the setting that allows them.
 import { createServer, type Server } from "node:http";
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
+import { createDashboardLive, dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { WebhooksPage } from "./webhooks.tsx";
 
 const live = dashboardLiveSuite();
@@ -113,5 +114,25 @@ describe("the webhooks screen", () => {
     await user.click(within(card).getByRole("button", { name: "Delete endpoint" }));
     expect(await screen.findByText(/No endpoints yet/)).toBeTruthy();
     expect(await live().project.app.listWebhookEndpoints()).toEqual([]);
+  });
+});
+
+describe("a server that refuses private addresses", () => {
+  it("says which setting allows a local webhook URL", async () => {
+    const strict = await createDashboardLive({}, { webhookAllowPrivateUrls: false });
+    try {
+      const user = userEvent.setup();
+      await renderScreen(strict.app, <WebhooksPage project={strict.project} />);
+      await user.click(screen.getByRole("button", { name: "Add endpoint" }));
+      const add = await screen.findByRole("form", { name: "Add endpoint" });
+      await user.type(within(add).getByLabelText("Endpoint URL"), "http://localhost:4000/hooks");
+      await user.click(within(add).getByRole("button", { name: "Add endpoint" }));
+      const alert = await within(add).findByText(/^Webhook URL must be a public address\./);
+      expect(alert.getAttribute("role")).toBe("alert");
+      expect(alert.textContent).toContain("start the server with GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS=true");
+      expect(await strict.project.app.listWebhookEndpoints()).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The project's webhooks: the endpoints that receive its events (add, edit, enable/disable, delete), their signing
 // secrets, test events and recent delivery attempts. Gatehouse delivers the events itself (WIRE.md §4.16).
-import { Button, Muted, Root } from "@gatehouse/react/ui";
+import { Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
@@ -12,7 +12,7 @@ import { EndpointForm } from "./delivery/webhook-form.tsx";
 export function WebhooksPage({ project }: ProjectScreenProps) {
   const [adding, setAdding] = useState(false);
   return (
-    <Root>
+    <>
       <ScreenHeader title="Webhooks">
         {!adding && (
           <Button variant="primary" onClick={() => setAdding(true)}>
@@ -44,7 +44,7 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
       <Part label="endpoints" reads={webhooksKey(project, "endpoints")}>
         <Endpoints project={project} />
       </Part>
-    </Root>
+    </>
   );
 }
 

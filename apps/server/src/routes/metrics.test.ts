@@ -1,8 +1,10 @@
 // GET /internal/metrics [GO]: the overview figures of the caller's project — totals without anonymous users,
-// unexpired and unrevoked sessions, 30 zero-filled UTC days of sign-ups ending today by the server's clock — and
-// the access checks of an admin route.
+// unexpired and unrevoked sessions, 30 zero-filled UTC days of sign-ups ending today by the server's clock, daily
+// and monthly active users (a refresh counts at once), users by sign-in method — and the access checks of an admin
+// route.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
+import { createPasskeysRepo } from "../db/passkeys-repo.ts";
 import { INTERNAL_PROJECT_ID } from "../services/seed.ts";
 import { expectJson, expectKnownError, expectTextError } from "../testing/expect-error.ts";
 import {
@@ -22,12 +24,22 @@ type Metrics = {
   active_sessions: number;
   daily_sign_ups: { date: string; count: number }[];
   total_anonymous_users: number;
+  daily_active_users: number;
+  monthly_active_users: number;
+  users_by_sign_in_method: {
+    password: number;
+    otp: number;
+    passkey: number;
+    oauth: { provider_id: string; users: number }[];
+    none: number;
+  };
 };
 
 let server: TestServer;
 let keys: ProjectKeys;
 let empty: ProjectKeys;
 let operator: Awaited<ReturnType<TestServer["signIn"]>>;
+let firstOfMarch: Awaited<ReturnType<TestServer["signIn"]>>;
 
 const metrics = (headers: Record<string, string>) => server.request(METRICS, { headers });
 
@@ -61,7 +73,7 @@ beforeAll(async () => {
   await userAt("2030-01-29T10:00:00Z"); // 40 days before: counted in the total only
   await userAt("2030-02-08T23:59:59.999Z"); // the last instant before the window
   await userAt("2030-02-09T00:00:00Z"); // the window's first instant
-  await userAt("2030-03-01T08:00:00Z");
+  firstOfMarch = await userAt("2030-03-01T08:00:00Z");
   await userAt("2030-03-01T20:00:00Z");
   await userAt("2030-03-09T23:59:59Z");
   await userAt("2030-03-10T00:00:00Z", { anonymous: true });
@@ -97,10 +109,13 @@ describe("GET /internal/metrics", () => {
     const body = await expectJson<Metrics>(await metrics(accessHeaders("admin", keys)));
     expect(Object.keys(body).sort()).toEqual([
       "active_sessions",
+      "daily_active_users",
       "daily_sign_ups",
+      "monthly_active_users",
       "total_anonymous_users",
       "total_teams",
       "total_users",
+      "users_by_sign_in_method",
     ]);
     expect(body).toEqual({
       // Eight full users: six dated ones, the revoked one and the expired one; the anonymous one apart.
@@ -115,7 +130,88 @@ describe("GET /internal/metrics", () => {
         "2030-03-09": 1,
         "2030-03-10": 2,
       }),
+      // Last active since 2030-03-09T12:00: the one of 23:59:59 and the two of today (the anonymous one apart).
+      daily_active_users: 3,
+      // Since 2030-02-08T12:00: all full users but the one of January.
+      monthly_active_users: 7,
+      // Signed in through the services with an e-mail only: no password, code, passkey or OAuth account.
+      users_by_sign_in_method: { password: 0, otp: 0, passkey: 0, oauth: [], none: 8 },
     });
+  });
+
+  it("counts a refresh as activity at once, though last-use times are written behind", async () => {
+    const refreshed = await server.request("/api/v1/auth/sessions/current/refresh", {
+      method: "POST",
+      headers: { ...accessHeaders("client", keys), "x-stack-refresh-token": firstOfMarch.refreshToken },
+    });
+    expect(refreshed.status).toBe(200);
+    const body = await expectJson<Metrics>(await metrics(accessHeaders("admin", keys)));
+    expect([body.daily_active_users, body.monthly_active_users]).toEqual([4, 7]);
+    // A day and a second later, nobody was active in the last 24 hours; the two users last active on February 8
+    // and 9 have left the 30 days too.
+    server.clock.set(at("2030-03-11T12:00:01Z"));
+    try {
+      const later = await expectJson<Metrics>(await metrics(accessHeaders("admin", keys)));
+      expect([later.daily_active_users, later.monthly_active_users]).toEqual([0, 5]);
+    } finally {
+      server.clock.set(at("2030-03-10T12:00:00Z"));
+    }
+  });
+
+  it("counts full users by the ways they can sign in, each user under every way they have", async () => {
+    const methods = (
+      await server.createProject({ displayName: "Methods" }, { expiresAt: at("2031-01-01T00:00:00Z") })
+    ).keys;
+    const create = async (body: Record<string, unknown>) => {
+      const res = await server.request("/api/v1/users", {
+        method: "POST",
+        headers: { ...accessHeaders("admin", methods), "content-type": "application/json" },
+        body: JSON.stringify({
+          primary_email: uniqueEmail("method"),
+          primary_email_auth_enabled: true,
+          ...body,
+        }),
+      });
+      return (await expectJson<{ id: string }>(res, 201)).id;
+    };
+    await create({ password: "a long password" });
+    await create({ password: "a long password", otp_auth_enabled: true });
+    await create({ oauth_providers: [{ id: "github", account_id: "1" }] });
+    await create({
+      oauth_providers: [
+        { id: "github", account_id: "2" },
+        { id: "google", account_id: "2" },
+      ],
+    });
+    const withPasskey = await create({});
+    await create({});
+    await server.signIn(methods.projectId, { audience: "anonymous" });
+    await inTransaction(server.deps.db, (tx) =>
+      createPasskeysRepo().replace(tx, {
+        projectId: methods.projectId,
+        userId: withPasskey,
+        credentialId: "credential-1",
+        publicKey: "key",
+        counter: 0,
+        transports: ["internal"],
+        createdAt: server.clock.now(),
+      }),
+    );
+
+    const body = await expectJson<Metrics>(await metrics(accessHeaders("admin", methods)));
+    expect(body.total_users).toBe(6);
+    expect(body.total_anonymous_users).toBe(1);
+    expect(body.users_by_sign_in_method).toEqual({
+      password: 2,
+      otp: 1,
+      passkey: 1,
+      oauth: [
+        { provider_id: "github", users: 2 },
+        { provider_id: "google", users: 1 },
+      ],
+      none: 1,
+    });
+    expect([body.daily_active_users, body.monthly_active_users]).toEqual([6, 6]);
   });
 
   it("moves the window with the server's clock", async () => {
@@ -141,6 +237,9 @@ describe("GET /internal/metrics", () => {
       total_teams: 0,
       active_sessions: 0,
       daily_sign_ups: days({}),
+      daily_active_users: 0,
+      monthly_active_users: 0,
+      users_by_sign_in_method: { password: 0, otp: 0, passkey: 0, oauth: [], none: 0 },
     });
   });
 
@@ -201,6 +300,9 @@ describe("GET /internal/metrics", () => {
       "active_sessions",
       "daily_sign_ups",
       "total_anonymous_users",
+      "daily_active_users",
+      "monthly_active_users",
+      "users_by_sign_in_method",
     ]) {
       expect(operation).toContain(field);
     }

@@ -6,5 +6,9 @@ import { type AppEnv, bindRoute } from "../http/bind.ts";
 import { projectOf } from "./auth.ts";
 
 export function registerMetricsRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  bindRoute(app, deps, getMetricsRoute, async (_input, { caller }) => deps.metrics.of(projectOf(caller).id));
+  bindRoute(app, deps, getMetricsRoute, async (_input, { caller }) => {
+    // This process's pending last-use times first, so the active-user counts see them.
+    await deps.activity.flush();
+    return deps.metrics.of(projectOf(caller).id);
+  });
 }

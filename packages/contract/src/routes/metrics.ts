@@ -6,6 +6,24 @@ import { defineRoute } from "../route.ts";
 /** Days in `daily_sign_ups`: the last 30 UTC days, today included. */
 export const METRICS_SIGN_UP_DAYS = 30;
 
+const count = z.number().int().nonnegative();
+
+/**
+ * How the project's full users can sign in: each count is of users who have that method, so a user with several
+ * counts under each of them. Anonymous users are in `total_anonymous_users` instead.
+ */
+export const signInMethodsSchema = z.object({
+  /** Users with a password. */
+  password: count,
+  /** Users who can sign in with an e-mailed code or magic link. */
+  otp: count,
+  passkey: count,
+  /** Users with an account at each OAuth provider, most users first. */
+  oauth: z.array(z.object({ provider_id: z.string(), users: count })),
+  /** Users with none of these (made through the API without a way to sign in). */
+  none: count,
+});
+
 export const projectMetricsSchema = z.object({
   /** Users that are not anonymous. */
   total_users: z.number().int().nonnegative(),
@@ -17,6 +35,11 @@ export const projectMetricsSchema = z.object({
     .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), count: z.number().int().nonnegative() }))
     .length(METRICS_SIGN_UP_DAYS),
   total_anonymous_users: z.number().int().nonnegative(),
+  /** Full users last active in the 24 hours before now (a sign-up, a sign-in or a refresh of their session). */
+  daily_active_users: count,
+  /** Full users last active in the 30 days before now. */
+  monthly_active_users: count,
+  users_by_sign_in_method: signInMethodsSchema,
 });
 
 export type ProjectMetrics = z.infer<typeof projectMetricsSchema>;
@@ -26,7 +49,7 @@ export const getMetricsRoute = defineRoute({
   path: "/api/v1/internal/metrics",
   access: ["admin"],
   summary:
-    "[GO] The project's overview figures: users, teams, active sessions, anonymous users, and sign-ups per UTC day over the last 30 days",
+    "[GO] The project's overview figures: users, teams, active sessions, anonymous users, daily and monthly active users, users by sign-in method, and sign-ups per UTC day over the last 30 days",
   tag: "Projects",
   response: { status: 200, kind: "json", schema: projectMetricsSchema },
 });

@@ -163,8 +163,12 @@ export function UserButton({ showUserInfo = false, extraItems = [] }: UserButton
   const name = user.displayName || user.primaryEmail || "";
   const identity = (
     <span className="gh-identity">
-      <strong>{user.displayName || user.primaryEmail}</strong>
-      {user.displayName && user.primaryEmail && <span className="gh-muted">{user.primaryEmail}</span>}
+      <strong title={name}>{name}</strong>
+      {user.displayName && user.primaryEmail && (
+        <span className="gh-muted" title={user.primaryEmail}>
+          {user.primaryEmail}
+        </span>
+      )}
     </span>
   );
   const items: MenuItem[] = [

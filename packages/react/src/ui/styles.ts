@@ -5,6 +5,7 @@ const DARK = `
   --gh-bg: #0f1115; --gh-surface: #171a21; --gh-fg: #e8eaed; --gh-muted: #a0a7b4; --gh-border: #343a46;
   --gh-primary: #7b93ff; --gh-primary-fg: #0b0d12; --gh-danger: #ff8a80; --gh-danger-bg: #3a1715;
   --gh-success: #6ce0a4; --gh-success-bg: #0f2e20; --gh-focus: #7b93ff80; --gh-subtle: #222631;
+  --gh-warning: #fedf89; --gh-warning-bg: #4e1d09;
   color-scheme: dark;
 `;
 
@@ -14,6 +15,7 @@ export const STYLES = `
   --gh-bg: #ffffff; --gh-surface: #ffffff; --gh-fg: #111827; --gh-muted: #5b6472; --gh-border: #d4d8de;
   --gh-primary: #2f54eb; --gh-primary-fg: #ffffff; --gh-danger: #b42318; --gh-danger-bg: #fef3f2;
   --gh-success: #067647; --gh-success-bg: #ecfdf3; --gh-focus: #2f54eb66; --gh-subtle: #f3f4f6;
+  --gh-warning: #7a2e0e; --gh-warning-bg: #fef0c7;
   color-scheme: light;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 15px; line-height: 1.5;
   color: var(--gh-fg); text-align: left;
@@ -99,7 +101,13 @@ ${DARK}  }
   .gh-root.gh-page { padding: 16px 8px; }
   .gh-root .gh-card { padding: 20px 16px; }
 }
+/* the impersonation banner: across the top of the page, staying in view */
+.gh-root .gh-impersonation { position: sticky; top: 0; z-index: 1001; display: flex; flex-wrap: wrap; gap: 8px 12px;
+  align-items: center; justify-content: center; padding: 8px 16px; background: var(--gh-warning-bg);
+  color: var(--gh-warning); border-bottom: 1px solid var(--gh-warning); font-weight: 550; overflow-wrap: anywhere; }
+.gh-root .gh-impersonation .gh-button { padding: 4px 12px; }
 /* components: user button and team switcher (menu header, name and e-mail) */
-.gh-root .gh-identity { display: flex; flex-direction: column; min-width: 0; line-height: 1.3; overflow-wrap: anywhere; }
+.gh-root .gh-identity { display: flex; flex-direction: column; min-width: 0; max-width: min(280px, calc(100vw - 48px)); line-height: 1.3; }
+.gh-root .gh-identity > * { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .gh-root .gh-menu-header { padding: 8px 10px 10px; margin-bottom: 4px; border-bottom: 1px solid var(--gh-border); }
 `;

@@ -5,7 +5,7 @@ import { Alert, Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
-import { ConfirmButton, Part } from "../bricks.tsx";
+import { ConfirmButton, Part, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { dateTime } from "./confirm.tsx";
 import { EndpointForm } from "./webhook-form.tsx";
@@ -183,45 +183,37 @@ function Attempts({ project, endpointId }: ProjectScreenProps & { endpointId: st
           Refresh attempts
         </Button>
       </div>
-      <table className="dash-table">
-        <caption className="dash-sr-only">Recent delivery attempts, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">HTTP</th>
-            <th scope="col">Response</th>
-            <th scope="col">Error</th>
-            <th scope="col">Time</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.map((attempt) => (
-            <tr key={attempt.id}>
-              <td className="dash-mono">
-                {attempt.eventType}
-                {attempt.attemptNumber > 1 && (
-                  <span className="dash-muted"> (try {attempt.attemptNumber})</span>
-                )}
-              </td>
-              <td>
-                <span className={`dash-badge ${STATUS[attempt.status].tone}`}>
-                  {STATUS[attempt.status].label}
-                </span>
-                {attempt.nextAttemptAt && (
-                  <span className="dash-muted"> next {dateTime(attempt.nextAttemptAt)}</span>
-                )}
-              </td>
-              <td>{attempt.responseStatusCode ?? "—"}</td>
-              <td className="dash-mono dash-excerpt">{attempt.responseBodyExcerpt || "—"}</td>
-              <td className="dash-muted">{attempt.error ?? "—"}</td>
-              <td>{dateTime(attempt.attemptedAt)}</td>
-              <td>{attempt.durationMillis} ms</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Delivery attempts table">
+        <table className="dash-table">
+          <caption className="dash-sr-only">Recent delivery attempts, newest first</caption>
+          <TableHead columns={["Event", "Status", "HTTP", "Response", "Error", "Time", "Duration"]} />
+          <tbody>
+            {attempts.map((attempt) => (
+              <tr key={attempt.id}>
+                <td className="dash-mono">
+                  {attempt.eventType}
+                  {attempt.attemptNumber > 1 && (
+                    <span className="dash-muted"> (try {attempt.attemptNumber})</span>
+                  )}
+                </td>
+                <td>
+                  <span className={`dash-badge ${STATUS[attempt.status].tone}`}>
+                    {STATUS[attempt.status].label}
+                  </span>
+                  {attempt.nextAttemptAt && (
+                    <span className="dash-muted"> next {dateTime(attempt.nextAttemptAt)}</span>
+                  )}
+                </td>
+                <td>{attempt.responseStatusCode ?? "—"}</td>
+                <td className="dash-mono dash-excerpt">{attempt.responseBodyExcerpt || "—"}</td>
+                <td className="dash-muted">{attempt.error ?? "—"}</td>
+                <td>{dateTime(attempt.attemptedAt)}</td>
+                <td>{attempt.durationMillis} ms</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

@@ -1,5 +1,6 @@
 // The form of a webhook endpoint, for adding one and editing it: its URL (absolute http or https), description,
-// which event types it receives (all, or those checked), and whether it is enabled.
+// which event types it receives (all, or those checked), and whether it is enabled. A refused private address names
+// the server setting that allows it.
 import type { WebhookEndpoint } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useId, useState } from "react";
@@ -25,6 +26,18 @@ export function urlError(url: string): string | null {
   return "Enter an absolute http:// or https:// URL, such as https://example.com/webhooks.";
 }
 
+/**
+ * The server refuses loopback, private and link-local addresses unless its operator allows them (its refusal is a
+ * plain sentence, WIRE.md §4.16): the operator is told which setting does.
+ */
+export function explainRefusal(refusal: string): string {
+  if (!/public address/i.test(refusal)) return refusal;
+  return (
+    `${refusal} This server refuses loopback, private and link-local addresses (such as localhost or 192.168.x.x). ` +
+    "To send webhooks to one, for local development, start the server with GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS=true."
+  );
+}
+
 export function EndpointForm({
   project,
   endpoint,
@@ -47,14 +60,18 @@ export function EndpointForm({
   const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
   const [errors, setErrors] = useState<{ url?: string | null; types?: string | null }>({});
   const id = useId();
-  const submit = useFormAction(async () => {
-    await onSubmit({
-      url: url.trim(),
-      description: description.trim() || null,
-      filterTypes: allEvents ? null : eventTypes.filter((type) => types.includes(type)),
-      enabled,
-    });
-  });
+  const submit = useFormAction(
+    async () => {
+      await onSubmit({
+        url: url.trim(),
+        description: description.trim() || null,
+        filterTypes: allEvents ? null : eventTypes.filter((type) => types.includes(type)),
+        enabled,
+      });
+    },
+    {},
+    explainRefusal,
+  );
 
   const onFormSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

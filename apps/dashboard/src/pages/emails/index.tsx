@@ -1,6 +1,5 @@
 // The e-mail screen: the project's sender (shared or its own SMTP server, with a test e-mail), the templates with
 // their editor and live preview, and the outbox that is also the development inbox. One tab at a time.
-import { Root } from "@gatehouse/react/ui";
 import { type KeyboardEvent, useState } from "react";
 import { ScreenHeader } from "../../layout.tsx";
 import type { ProjectScreenProps } from "../../project.tsx";
@@ -28,7 +27,7 @@ export function EmailsPage({ project }: ProjectScreenProps) {
     document.getElementById(`email-tab-${next.id}`)?.focus();
   };
   return (
-    <Root>
+    <>
       <ScreenHeader title="E-mails" />
       <div className="dash-tabs" role="tablist" aria-label="E-mail sections" onKeyDown={onKeyDown}>
         {TABS.map((t) => (
@@ -62,6 +61,6 @@ export function EmailsPage({ project }: ProjectScreenProps) {
         )}
         {tab === "outbox" && <Outbox project={project} />}
       </div>
-    </Root>
+    </>
   );
 }

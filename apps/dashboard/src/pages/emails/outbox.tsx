@@ -5,7 +5,7 @@ import { Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
-import { Part } from "../bricks.tsx";
+import { Part, TableHead, TableScroll } from "../bricks.tsx";
 import { dateTime, HtmlFrame } from "../delivery/confirm.tsx";
 import { TEMPLATE_TYPES } from "./templates.tsx";
 
@@ -70,49 +70,43 @@ function OutboxTable({ project, to }: ProjectScreenProps & { to: string }) {
     );
   return (
     <>
-      <table className="dash-table">
-        <caption className="dash-sr-only">Recent e-mails, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">To</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Template</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Last error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {emails.map((email) => (
-            <tr key={email.id}>
-              <td className="dash-mono">{email.to}</td>
-              <td>
-                <button
-                  type="button"
-                  className="dash-link-button"
-                  aria-expanded={email.id === openId}
-                  onClick={() => setOpenId(email.id === openId ? null : email.id)}
-                >
-                  {email.subject}
-                </button>
-              </td>
-              <td>
-                {email.templateType ? (TEMPLATE_TYPES[email.templateType]?.label ?? email.templateType) : "—"}
-              </td>
-              <td>
-                <span className={`dash-badge ${STATUS[email.status]?.tone ?? ""}`}>
-                  {STATUS[email.status]?.label ?? email.status}
-                </span>
-                {email.attempts > 1 && <span className="dash-muted"> {email.attempts} attempts</span>}
-              </td>
-              <td>{dateTime(email.createdAt)}</td>
-              <td>{dateTime(email.sentAt)}</td>
-              <td className="dash-muted">{email.lastError ?? "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="E-mails table">
+        <table className="dash-table">
+          <caption className="dash-sr-only">Recent e-mails, newest first</caption>
+          <TableHead columns={["To", "Subject", "Template", "Status", "Created", "Sent", "Last error"]} />
+          <tbody>
+            {emails.map((email) => (
+              <tr key={email.id}>
+                <td className="dash-mono">{email.to}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="dash-link-button"
+                    aria-expanded={email.id === openId}
+                    onClick={() => setOpenId(email.id === openId ? null : email.id)}
+                  >
+                    {email.subject}
+                  </button>
+                </td>
+                <td>
+                  {email.templateType
+                    ? (TEMPLATE_TYPES[email.templateType]?.label ?? email.templateType)
+                    : "—"}
+                </td>
+                <td>
+                  <span className={`dash-badge ${STATUS[email.status]?.tone ?? ""}`}>
+                    {STATUS[email.status]?.label ?? email.status}
+                  </span>
+                  {email.attempts > 1 && <span className="dash-muted"> {email.attempts} attempts</span>}
+                </td>
+                <td>{dateTime(email.createdAt)}</td>
+                <td>{dateTime(email.sentAt)}</td>
+                <td className="dash-muted">{email.lastError ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {open && <EmailContent email={open} onClose={() => setOpenId(null)} />}
     </>
   );

@@ -25,6 +25,13 @@ const OIDC_ID = /^oidc(-[a-z0-9][a-z0-9-]{0,40})?$/;
 export const isOidc = (id: string) => OIDC_ID.test(id);
 export const OIDC_NAME = /^[a-z0-9][a-z0-9-]{0,40}$/;
 
+/**
+ * The URL to register at the provider as the OAuth app's redirect (callback) URL: the server's callback route
+ * (contract routes/oauth.ts) for this provider id, on the server's public address.
+ */
+export const callbackUrl = (serverUrl: string, providerId: string) =>
+  `${serverUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(providerId)}`;
+
 export function providerName(id: string): string {
   if (isOidc(id)) return id === OIDC ? "OpenID Connect" : `OpenID Connect (${id.slice(5)})`;
   return STANDARD_PROVIDERS.find((p) => p.id === id)?.name ?? id;

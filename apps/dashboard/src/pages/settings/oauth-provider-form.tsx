@@ -1,8 +1,12 @@
 // The form that adds an OAuth provider or changes one: which provider (a standard id or a generic OpenID Connect
-// one), shared development keys or the project's own client id and secret, and the provider's extras.
+// one), shared development keys or the project's own client id and secret (with the callback URL to register at the
+// provider), and the provider's extras.
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { serverUrl } from "../../stack.ts";
+import { CopyButton } from "../copy.tsx";
 import {
+  callbackUrl,
   isHttpUrl,
   isOidc,
   OIDC,
@@ -152,6 +156,7 @@ export function OAuthProviderForm({
       </fieldset>
       {!shared && (
         <>
+          <CallbackUrl providerId={id} />
           <Field
             label="Client id"
             value={clientId}
@@ -201,5 +206,32 @@ export function OAuthProviderForm({
         {onCancel && <Button onClick={onCancel}>Cancel</Button>}
       </div>
     </form>
+  );
+}
+
+/** The read-only callback URL to register at the provider, with its Copy button. */
+function CallbackUrl({ providerId }: { providerId: string }) {
+  const id = useId();
+  const url = callbackUrl(serverUrl(), providerId);
+  return (
+    <div className="gh-field">
+      <label className="gh-label" htmlFor={id}>
+        Callback URL
+      </label>
+      <div className="dash-copy-row">
+        <input
+          id={id}
+          className="gh-input"
+          readOnly
+          value={url}
+          aria-describedby={`${id}-hint`}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <CopyButton value={url} what="callback URL" />
+      </div>
+      <p className="gh-muted" id={`${id}-hint`}>
+        Register it at {providerName(providerId)} as your OAuth app's redirect (callback) URL.
+      </p>
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button } from "@gatehouse/react/ui";
 import { useState } from "react";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, FormRow, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { providerName, providerToWrite } from "./oauth-catalogue.ts";
 import { OAuthProviderForm } from "./oauth-provider-form.tsx";
@@ -45,22 +45,13 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
       {providers.length === 0 ? (
         <p className="dash-muted">No OAuth providers yet: users sign in with the methods above.</p>
       ) : (
-        <table className="dash-table" aria-label="OAuth providers">
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Credentials</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="dash-sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {providers.map((provider) =>
-              editing === provider.id ? (
-                <tr key={provider.id}>
-                  <td colSpan={4}>
+        <TableScroll label="OAuth providers table">
+          <table className="dash-table" aria-label="OAuth providers">
+            <TableHead columns={["Provider", "Credentials", "Status"]} actions />
+            <tbody>
+              {providers.map((provider) =>
+                editing === provider.id ? (
+                  <FormRow key={provider.id} span={4}>
                     <OAuthProviderForm
                       existing={provider}
                       taken={providers.map((p) => p.id)}
@@ -69,62 +60,62 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
                       onSave={(p) => void change.run(p)}
                       onCancel={() => setEditing(null)}
                     />
-                  </td>
-                </tr>
-              ) : (
-                <tr key={provider.id}>
-                  <td>
-                    {providerName(provider.id)} <span className="dash-muted dash-mono">{provider.id}</span>
-                  </td>
-                  <td>
-                    {provider.type === "shared" ? (
-                      "Shared development keys"
-                    ) : (
-                      <>
-                        Own app <span className="dash-mono">{provider.clientId}</span>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <span className={`dash-badge ${provider.enabled ? "dash-ok" : ""}`}>
-                      {provider.enabled ? "Enabled" : "Disabled"}
-                    </span>
-                  </td>
-                  <td>
-                    <span className="dash-actions">
-                      <Button
-                        aria-label={`${provider.enabled ? "Disable" : "Enable"} ${providerName(provider.id)}`}
-                        pending={toggle.pending}
-                        onClick={() => void toggle.run(provider)}
-                      >
-                        {provider.enabled ? "Disable" : "Enable"}
-                      </Button>
-                      <Button
-                        aria-label={`Edit ${providerName(provider.id)}`}
-                        onClick={() => {
-                          change.setError(null);
-                          setEditing(provider.id);
-                        }}
-                      >
-                        Edit
-                      </Button>
-                      <ConfirmButton
-                        label="Remove"
-                        name={`Remove ${providerName(provider.id)}`}
-                        confirmLabel="Yes, remove"
-                        question={`Remove ${providerName(provider.id)}? Its keys are forgotten.`}
-                        onConfirm={async () => {
-                          await write(providers.filter((p) => p.id !== provider.id));
-                          setStatus(`${providerName(provider.id)} removed.`);
-                        }}
-                      />
-                    </span>
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+                  </FormRow>
+                ) : (
+                  <tr key={provider.id}>
+                    <td>
+                      {providerName(provider.id)} <span className="dash-muted dash-mono">{provider.id}</span>
+                    </td>
+                    <td>
+                      {provider.type === "shared" ? (
+                        "Shared development keys"
+                      ) : (
+                        <>
+                          Own app <span className="dash-mono">{provider.clientId}</span>
+                        </>
+                      )}
+                    </td>
+                    <td>
+                      <span className={`dash-badge ${provider.enabled ? "dash-ok" : ""}`}>
+                        {provider.enabled ? "Enabled" : "Disabled"}
+                      </span>
+                    </td>
+                    <td>
+                      <span className="dash-actions">
+                        <Button
+                          aria-label={`${provider.enabled ? "Disable" : "Enable"} ${providerName(provider.id)}`}
+                          pending={toggle.pending}
+                          onClick={() => void toggle.run(provider)}
+                        >
+                          {provider.enabled ? "Disable" : "Enable"}
+                        </Button>
+                        <Button
+                          aria-label={`Edit ${providerName(provider.id)}`}
+                          onClick={() => {
+                            change.setError(null);
+                            setEditing(provider.id);
+                          }}
+                        >
+                          Edit
+                        </Button>
+                        <ConfirmButton
+                          label="Remove"
+                          name={`Remove ${providerName(provider.id)}`}
+                          confirmLabel="Yes, remove"
+                          question={`Remove ${providerName(provider.id)}? Its keys are forgotten.`}
+                          onConfirm={async () => {
+                            await write(providers.filter((p) => p.id !== provider.id));
+                            setStatus(`${providerName(provider.id)} removed.`);
+                          }}
+                        />
+                      </span>
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {toggle.error && <Alert>{toggle.error}</Alert>}
       {status && <Alert kind="success">{status}</Alert>}

@@ -3,7 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, FormRow, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { saveProject, type TrustedDomain, useProjectSettings } from "./project-settings.ts";
 
@@ -29,21 +29,13 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
       {domains.length === 0 ? (
         <p className="dash-muted">No trusted domains yet: add the address your app is served from.</p>
       ) : (
-        <table className="dash-table" aria-label="Trusted domains">
-          <thead>
-            <tr>
-              <th scope="col">Domain</th>
-              <th scope="col">Handler path</th>
-              <th scope="col">
-                <span className="dash-sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {domains.map((entry) =>
-              editing === entry.domain ? (
-                <tr key={entry.domain}>
-                  <td colSpan={3}>
+        <TableScroll label="Trusted domains table">
+          <table className="dash-table" aria-label="Trusted domains">
+            <TableHead columns={["Domain", "Handler path"]} actions />
+            <tbody>
+              {domains.map((entry) =>
+                editing === entry.domain ? (
+                  <FormRow key={entry.domain} span={3}>
                     <DomainForm
                       existing={entry}
                       others={domains.map((d) => d.domain).filter((d) => d !== entry.domain)}
@@ -54,34 +46,34 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
                       }}
                       onCancel={() => setEditing(null)}
                     />
-                  </td>
-                </tr>
-              ) : (
-                <tr key={entry.domain}>
-                  <td className="dash-mono">{entry.domain}</td>
-                  <td className="dash-mono">{entry.handlerPath}</td>
-                  <td>
-                    <span className="dash-actions">
-                      <Button aria-label={`Edit ${entry.domain}`} onClick={() => setEditing(entry.domain)}>
-                        Edit
-                      </Button>
-                      <ConfirmButton
-                        label="Remove"
-                        name={`Remove ${entry.domain}`}
-                        confirmLabel="Yes, remove"
-                        question={`Stop trusting ${entry.domain}?`}
-                        onConfirm={async () => {
-                          await write(domains.filter((d) => d.domain !== entry.domain));
-                          setStatus(`${entry.domain} removed.`);
-                        }}
-                      />
-                    </span>
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+                  </FormRow>
+                ) : (
+                  <tr key={entry.domain}>
+                    <td className="dash-mono">{entry.domain}</td>
+                    <td className="dash-mono">{entry.handlerPath}</td>
+                    <td>
+                      <span className="dash-actions">
+                        <Button aria-label={`Edit ${entry.domain}`} onClick={() => setEditing(entry.domain)}>
+                          Edit
+                        </Button>
+                        <ConfirmButton
+                          label="Remove"
+                          name={`Remove ${entry.domain}`}
+                          confirmLabel="Yes, remove"
+                          question={`Stop trusting ${entry.domain}?`}
+                          onConfirm={async () => {
+                            await write(domains.filter((d) => d.domain !== entry.domain));
+                            setStatus(`${entry.domain} removed.`);
+                          }}
+                        />
+                      </span>
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {status && <Alert kind="success">{status}</Alert>}
       <h3 className="dash-subheading">Add a domain</h3>

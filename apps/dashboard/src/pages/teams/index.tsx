@@ -1,14 +1,16 @@
 // The project's teams: a table (the server lists every team at once, oldest first, with no search or paging, so the
-// filter and the pages are the browser's), and the form that creates a team, optionally with a creator.
-import { Button, Field, Root } from "@gatehouse/react/ui";
+// filter and the pages are the browser's), and the form that creates a team, optionally with a creator (picked
+// by searching the project's users).
+import { Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useDeferredValue, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
-import { Part } from "../bricks.tsx";
+import { Part, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { CreatePanel, checked, looksLikeUuid, when } from "../users/bricks.tsx";
+import { CreatePanel, checked, when } from "../users/bricks.tsx";
+import { type PickedUser, UserPicker } from "../users/user-picker.tsx";
 import { teamsChanged } from "./team-page.tsx";
 
 const PAGE_SIZE = 50;
@@ -20,7 +22,7 @@ export function TeamsPage({ project }: ProjectScreenProps) {
   const [creating, setCreating] = useState(false);
   const deferred = useDeferredValue(filter.trim().toLowerCase());
   return (
-    <Root>
+    <>
       <ScreenHeader title="Teams">
         <Button variant="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
           New team
@@ -39,7 +41,7 @@ export function TeamsPage({ project }: ProjectScreenProps) {
       <Part label="teams" reads={teamsKey(project)}>
         <TeamsTable project={project} filter={deferred} />
       </Part>
-    </Root>
+    </>
   );
 }
 
@@ -55,27 +57,23 @@ function TeamsTable({ project, filter }: ProjectScreenProps & { filter: string }
   if (shown.length === 0) return <p className="dash-panel dash-muted">No team matches “{filter}”.</p>;
   return (
     <div>
-      <table className="dash-table">
-        <caption className="dash-sr-only">Teams, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Team id</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((team) => (
-            <tr key={team.id}>
-              <td>
-                <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
-              </td>
-              <td className="dash-mono">{team.id}</td>
-              <td>{when(team.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Teams table">
+        <table className="dash-table">
+          <caption className="dash-sr-only">Teams, oldest first</caption>
+          <TableHead columns={["Name", "Team id", "Created"]} />
+          <tbody>
+            {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((team) => (
+              <tr key={team.id}>
+                <td>
+                  <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
+                </td>
+                <td className="dash-mono">{team.id}</td>
+                <td>{when(team.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {pages > 1 && (
         <nav className="dash-pager" aria-label="Pages of teams">
           <Button disabled={current === 0} onClick={() => setPage(current - 1)}>
@@ -97,28 +95,29 @@ type Errors = { name?: string; creator?: string };
 
 function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => void }) {
   const [name, setName] = useState("");
-  const [creator, setCreator] = useState("");
+  const [creator, setCreator] = useState<PickedUser | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [created, setCreated] = useState<{ to: string; name: string } | null>(null);
   const create = useFormAction(
     async () => {
       const team = await project.app.createTeam({
         displayName: name.trim(),
-        creatorUserId: creator.trim() || undefined,
+        creatorUserId: creator?.id,
       });
       teamsChanged(project);
       setCreated({ to: `/projects/${project.id}/teams/${team.id}`, name: team.displayName });
       setName("");
-      setCreator("");
+      setCreator(null);
     },
-    { USER_ID_DOES_NOT_EXIST: () => "There is no user with this id in the project." },
+    // The chosen user was deleted meanwhile.
+    { USER_ID_DOES_NOT_EXIST: () => "This user no longer exists: choose another." },
   );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found: Errors = {};
     if (!name.trim()) found.name = "Give the team a name.";
-    if (creator.trim() && !looksLikeUuid(creator.trim()))
-      found.creator = "A user id looks like 8-4-4-4-12 hex digits.";
+    const typed = event.currentTarget.querySelector<HTMLInputElement>("input[name=creator]")?.value.trim();
+    if (!creator && typed) found.creator = "Choose the creator from the list, or empty the field.";
     setErrors(found);
     setCreated(null);
     checked(event.currentTarget, found, () => void create.run());
@@ -141,13 +140,14 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
         error={errors.name}
         onChange={(event) => setName(event.target.value)}
       />
-      <Field
-        label="Creator's user id (optional)"
+      <UserPicker
+        project={project}
+        label="Creator (optional)"
         name="creator"
         value={creator}
         error={errors.creator}
         hint="The creator becomes a member with the project's default permissions for team creators."
-        onChange={(event) => setCreator(event.target.value)}
+        onChange={setCreator}
       />
     </CreatePanel>
   );

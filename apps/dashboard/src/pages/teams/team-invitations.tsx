@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { focusFirst, looksLikeEmail, when } from "../users/bricks.tsx";
 import { type TeamPartProps, teamsChanged } from "./team-page.tsx";
@@ -32,37 +32,33 @@ export function TeamInvitations(props: TeamPartProps) {
       {invitations.length === 0 ? (
         <p className="dash-muted">No pending invitations.</p>
       ) : (
-        <table className="dash-table">
-          <thead>
-            <tr>
-              <th scope="col">Sent to</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.map((invitation) => {
-              const to = invitation.recipientEmail ?? "unknown recipient";
-              return (
-                <tr key={invitation.id}>
-                  <td>{to}</td>
-                  <td>{when(invitation.expiresAt)}</td>
-                  <td>
-                    <ConfirmButton
-                      label={`Revoke the invitation to ${to}`}
-                      question={`Revoke the invitation to ${to}? Its link stops working.`}
-                      confirmLabel="Revoke"
-                      onConfirm={async () => {
-                        await invitation.revoke();
-                        teamsChanged(project);
-                      }}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <TableScroll label="Invitations table">
+          <table className="dash-table">
+            <TableHead columns={["Sent to", "Expires", "Actions"]} />
+            <tbody>
+              {invitations.map((invitation) => {
+                const to = invitation.recipientEmail ?? "unknown recipient";
+                return (
+                  <tr key={invitation.id}>
+                    <td>{to}</td>
+                    <td>{when(invitation.expiresAt)}</td>
+                    <td>
+                      <ConfirmButton
+                        label={`Revoke the invitation to ${to}`}
+                        question={`Revoke the invitation to ${to}? Its link stops working.`}
+                        confirmLabel="Revoke"
+                        onConfirm={async () => {
+                          await invitation.revoke();
+                          teamsChanged(project);
+                        }}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {callbackUrl ? (
         <Invite {...props} callbackUrl={callbackUrl} />

@@ -1,13 +1,14 @@
-// A team's members (with their profile; add by user id or e-mail, remove after confirming) and each member's
-// permissions in the team: direct grants revocable, contained ones shown, any defined permission grantable.
-import { Alert, Button, Field } from "@gatehouse/react/ui";
+// A team's members (with their profile; add one picked by searching the project's users, remove after confirming) and
+// each member's permissions in the team: direct grants revocable, contained ones shown, any defined one grantable.
+import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { focusFirst, looksLikeEmail, looksLikeUuid } from "../users/bricks.tsx";
+import { focusFirst } from "../users/bricks.tsx";
+import { type PickedUser, UserPicker } from "../users/user-picker.tsx";
 import { type TeamPartProps, teamsChanged } from "./team-page.tsx";
 
 function useMembers({ project, team }: TeamPartProps) {
@@ -39,36 +40,32 @@ export function TeamMembers(props: TeamPartProps) {
       {members.length === 0 ? (
         <p className="dash-muted">No members yet.</p>
       ) : (
-        <table className="dash-table">
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map(({ member, name }) => (
-              <tr key={member.id}>
-                <td>
-                  <Link to={`/projects/${project.id}/users/${member.id}`}>{name}</Link>
-                </td>
-                <td>{member.primaryEmail ?? <span className="dash-muted">none</span>}</td>
-                <td>
-                  <ConfirmButton
-                    label={`Remove ${name}`}
-                    question={`Remove ${name} from ${team.displayName}? Their permissions in the team go too.`}
-                    confirmLabel="Remove"
-                    onConfirm={async () => {
-                      await team.removeUser(member.id);
-                      teamsChanged(project);
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Members table">
+          <table className="dash-table">
+            <TableHead columns={["Member", "E-mail", "Actions"]} />
+            <tbody>
+              {members.map(({ member, name }) => (
+                <tr key={member.id}>
+                  <td>
+                    <Link to={`/projects/${project.id}/users/${member.id}`}>{name}</Link>
+                  </td>
+                  <td>{member.primaryEmail ?? <span className="dash-muted">none</span>}</td>
+                  <td>
+                    <ConfirmButton
+                      label={`Remove ${name}`}
+                      question={`Remove ${name} from ${team.displayName}? Their permissions in the team go too.`}
+                      confirmLabel="Remove"
+                      onConfirm={async () => {
+                        await team.removeUser(member.id);
+                        teamsChanged(project);
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <AddMember {...props} />
     </>
@@ -76,51 +73,38 @@ export function TeamMembers(props: TeamPartProps) {
 }
 
 function AddMember({ project, team }: TeamPartProps) {
-  const [who, setWho] = useState("");
+  const [who, setWho] = useState<PickedUser | null>(null);
   const [error, setError] = useState<string | null>(null);
   const add = useFormAction(
-    async (value: string) => {
-      let userId = value;
-      if (!looksLikeUuid(value)) {
-        // The server's search matches parts of e-mails: only the user whose e-mail is exactly this one is meant.
-        const found = await project.app.listUsers({ query: value, limit: 50 });
-        const user = found.find((u) => u.primaryEmail?.toLowerCase() === value.toLowerCase());
-        if (!user) {
-          setError(`No user has the e-mail ${value}.`);
-          return;
-        }
-        userId = user.id;
-      }
-      await team.addUser(userId);
+    async (user: PickedUser) => {
+      await team.addUser(user.id);
       teamsChanged(project);
-      setWho("");
+      setWho(null);
     },
     {
-      USER_NOT_FOUND: () => "There is no user with this id in the project.",
+      USER_NOT_FOUND: () => "This user no longer exists: choose another.",
       TEAM_MEMBERSHIP_ALREADY_EXISTS: () => "This user is already a member.",
     },
   );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const value = who.trim();
-    const found = !value
-      ? "Enter a user id or e-mail."
-      : looksLikeUuid(value) || looksLikeEmail(value)
-        ? null
-        : "Enter a user id (8-4-4-4-12 hex digits) or an e-mail address.";
+    const found = who ? null : "Choose the user to add: type part of their name, e-mail or id.";
     setError(found);
-    if (found) focusFirst(event.currentTarget, ["member"]);
-    else void add.run(value);
+    if (!who) focusFirst(event.currentTarget, ["member"]);
+    else void add.run(who);
   };
   return (
     <form className="dash-form dash-inline-form" noValidate onSubmit={onSubmit}>
-      <Field
-        label="Add a member (user id or e-mail)"
+      <UserPicker
+        project={project}
+        label="Add a member"
         name="member"
-        autoComplete="off"
         value={who}
         error={error}
-        onChange={(event) => setWho(event.target.value)}
+        onChange={(user) => {
+          setWho(user);
+          if (user) setError(null);
+        }}
       />
       {add.error && <Alert>{add.error}</Alert>}
       <div>
@@ -137,25 +121,21 @@ export function MemberPermissions(props: TeamPartProps) {
   const definitions = usePermissionDefinitions(props);
   if (members.length === 0) return <p className="dash-muted">Add members to grant them permissions.</p>;
   return (
-    <table className="dash-table">
-      <thead>
-        <tr>
-          <th scope="col">Member</th>
-          <th scope="col">Permissions</th>
-          <th scope="col">Grant</th>
-        </tr>
-      </thead>
-      <tbody>
-        {members.map((entry) => (
-          <MemberRow
-            key={entry.member.id}
-            {...props}
-            entry={entry}
-            definitions={definitions.map((d) => d.id)}
-          />
-        ))}
-      </tbody>
-    </table>
+    <TableScroll label="Member permissions table">
+      <table className="dash-table">
+        <TableHead columns={["Member", "Permissions", "Grant"]} />
+        <tbody>
+          {members.map((entry) => (
+            <MemberRow
+              key={entry.member.id}
+              {...props}
+              entry={entry}
+              definitions={definitions.map((d) => d.id)}
+            />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 

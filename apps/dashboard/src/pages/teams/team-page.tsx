@@ -1,7 +1,7 @@
 // One team of the project: its name, members and their permissions, invitations, metadata as JSON, and deletion.
 // Each part reads on its own; every write re-reads the project's team reads and the user reads that show teams.
 import type { ServerTeam } from "@gatehouse/react";
-import { Alert, Button, Field, Root } from "@gatehouse/react/ui";
+import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
@@ -25,15 +25,15 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
   const back = <Link to={`/projects/${project.id}/teams`}>All teams</Link>;
   if (!team) {
     return (
-      <Root>
+      <>
         <ScreenHeader title="Team not found">{back}</ScreenHeader>
         <p className="dash-muted">There is no team with the id {teamId} in this project (any more).</p>
-      </Root>
+      </>
     );
   }
   const props = { project, team };
   return (
-    <Root>
+    <>
       <ScreenHeader title={team.displayName}>{back}</ScreenHeader>
       <Panel title="Team">
         <TeamName {...props} />
@@ -88,7 +88,7 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
           }}
         />
       </Panel>
-    </Root>
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-// The teams table and team page against the real server: create a team, add a member by e-mail and remove them,
-// grant and revoke a permission, send and revoke an invitation (and the explanation when no domain is trusted).
+// The teams table and team page against the real server: create a team (and one with a creator picked by search),
+// add a member picked by search and remove them, grant and revoke a permission, send and revoke an invitation (and
+// the explanation when no domain is trusted).
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,18 +23,20 @@ const section = (name: string) => screen.getByRole("region", { name });
 const teamPage = () => renderScreen(live().app, <TeamPage project={live().project} teamId={teamId} />);
 
 describe("the teams screens", () => {
-  it("creates a team after checking the form, and lists it", async () => {
+  it("creates a team after checking the form, and one with a creator picked by search", async () => {
     await renderScreen(live().app, <TeamsPage project={live().project} />);
     const user = userEvent.setup();
     expect(screen.getByText("No teams yet.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "New team" }));
-    await user.type(screen.getByLabelText("Creator's user id (optional)"), "nope");
+    // Typed but not chosen from the list: refused in place with the name, and nothing is sent.
+    await user.type(screen.getByRole("combobox", { name: "Creator (optional)" }), "nope");
+    expect(await screen.findByText("No user matches “nope”.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Create team" }));
     expect(await screen.findByText("Give the team a name.")).toBeTruthy();
-    expect(screen.getByText(/A user id looks like/)).toBeTruthy();
+    expect(screen.getByText("Choose the creator from the list, or empty the field.")).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText("Team name"));
 
-    await user.clear(screen.getByLabelText("Creator's user id (optional)"));
+    await user.clear(screen.getByRole("combobox", { name: "Creator (optional)" }));
     await user.type(screen.getByLabelText("Team name"), "Kernel");
     await user.click(screen.getByRole("button", { name: "Create team" }));
     const link = await within(screen.getByRole("table")).findByRole("link", { name: "Kernel" });
@@ -41,19 +44,46 @@ describe("the teams screens", () => {
     expect(teams.map((t) => t.displayName)).toEqual(["Kernel"]);
     teamId = (teams[0] as { id: string }).id;
     expect(link.getAttribute("href")).toBe(`/dashboard/projects/${live().project.id}/teams/${teamId}`);
+    expect(await live().project.app.listUsers({ teamId })).toHaveLength(0);
+
+    // A creator found by part of their e-mail and chosen with the keyboard becomes the team's first member.
+    await user.type(screen.getByLabelText("Team name"), "Ops");
+    await user.type(screen.getByRole("combobox", { name: "Creator (optional)" }), "linus@");
+    const option = await screen.findByRole("option", { name: /Linus.*linus@example\.com/ });
+    await user.keyboard("{ArrowDown}");
+    expect(option.getAttribute("aria-selected")).toBe("true");
+    await user.keyboard("{Enter}");
+    expect((screen.getByRole("combobox", { name: "Creator (optional)" }) as HTMLInputElement).value).toBe(
+      "Linus (linus@example.com)",
+    );
+    await user.click(screen.getByRole("button", { name: "Create team" }));
+    await within(screen.getByRole("table")).findByRole("link", { name: "Ops" });
+    const ops = (await live().project.app.listTeams()).find((t) => t.displayName === "Ops");
+    expect((await live().project.app.listUsers({ teamId: ops?.id })).map((u) => u.primaryEmail)).toEqual([
+      "linus@example.com",
+    ]);
+    // The form is empty again for the next team.
+    expect((screen.getByRole("combobox", { name: "Creator (optional)" }) as HTMLInputElement).value).toBe("");
+    await ops?.delete();
   });
 
-  it("adds a member by e-mail, grants and revokes a permission, and removes the member", async () => {
+  it("adds a member picked by search, grants and revokes a permission, and removes the member", async () => {
     await teamPage();
     const user = userEvent.setup();
     const members = section("Members");
+    const picker = within(members).getByRole("combobox", { name: "Add a member" });
     expect(within(members).getByText("No members yet.")).toBeTruthy();
-    await user.type(within(members).getByLabelText("Add a member (user id or e-mail)"), "nobody@example.com");
+    await user.type(picker, "nobody@example.com");
+    expect(await within(members).findByText("No user matches “nobody@example.com”.")).toBeTruthy();
     await user.click(within(members).getByRole("button", { name: "Add member" }));
-    expect(await within(members).findByText("No user has the e-mail nobody@example.com.")).toBeTruthy();
+    expect(
+      await within(members).findByText("Choose the user to add: type part of their name, e-mail or id."),
+    ).toBeTruthy();
+    expect(document.activeElement).toBe(picker);
 
-    await user.clear(within(members).getByLabelText("Add a member (user id or e-mail)"));
-    await user.type(within(members).getByLabelText("Add a member (user id or e-mail)"), "LINUS@example.com");
+    await user.clear(picker);
+    await user.type(picker, "LINUS");
+    await user.click(await within(members).findByRole("option", { name: /Linus/ }));
     await user.click(within(members).getByRole("button", { name: "Add member" }));
     expect(await within(members).findByRole("link", { name: "Linus" })).toBeTruthy();
     const linus = (await live().project.app.listUsers({ query: "linus" }))[0];

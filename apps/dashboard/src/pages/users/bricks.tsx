@@ -1,7 +1,9 @@
-// Pieces the user and team screens share: dates for table cells, the JSON metadata editors that refuse invalid JSON
-// before sending, a checkbox, and the light checks of their forms.
+// Pieces the user and team screens share: dates for table cells, the refresh after a write to users, the JSON
+// metadata editors that refuse invalid JSON before sending, a checkbox, and the light checks of their forms.
 import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { invalidate } from "../../data.ts";
+import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { useFormAction } from "../form.ts";
 
@@ -9,6 +11,10 @@ export const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", tim
 
 /** A date for a table cell; "never" for the SDK's zero date (a user who was never active). */
 export const when = (date: Date) => (date.getTime() === 0 ? "never" : dateTime.format(date));
+
+/** After a write to users: every read of the project's users, and of the teams that list them, again. */
+export const usersChanged = (project: { id: string }) =>
+  invalidate(projectKey(project, "users"), projectKey(project, "teams"));
 
 const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
@@ -197,6 +203,3 @@ export function focusFirst(form: HTMLFormElement, names: string[]) {
 
 /** A light check of an e-mail address's shape (the server has the last word). */
 export const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
-
-export const looksLikeUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

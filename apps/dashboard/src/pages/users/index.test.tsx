@@ -21,12 +21,12 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-/** The names in the table's rows, top to bottom. */
+/** The names in the table's rows, top to bottom (each row's first link opens the user). */
 const names = () =>
   screen
     .getAllByRole("row")
     .slice(1)
-    .map((row) => within(row).getAllByRole("cell")[0]?.textContent);
+    .map((row) => within(row).getAllByRole("link")[0]?.textContent);
 
 const range = (from: number, to: number) => {
   const step = from <= to ? 1 : -1;
@@ -116,7 +116,7 @@ describe("the users table", () => {
     await screen.findByText(/Created/);
     await waitFor(() => expect(names()[0]).toBe("Ada Lovelace"));
     const row = screen.getAllByRole("row")[1] as HTMLElement;
-    expect(within(row).getByText("ada@example.com")).toBeTruthy();
+    expect(within(row).getAllByText("ada@example.com").length).toBeGreaterThan(0);
     expect(within(row).getByText("verified")).toBeTruthy();
     expect(within(row).getByText("password")).toBeTruthy();
 

@@ -4,10 +4,10 @@ import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { when } from "./bricks.tsx";
-import { type UserPartProps, usersChanged } from "./user-page.tsx";
+import { usersChanged, when } from "./bricks.tsx";
+import type { UserPartProps } from "./user-page.tsx";
 
 const onOff = (on: boolean) => (
   <span className={on ? "dash-badge dash-ok" : "dash-badge"}>{on ? "on" : "off"}</span>
@@ -146,38 +146,33 @@ export function UserSessions({ project, user }: UserPartProps) {
       {!revokeSession && (
         <Alert kind="info">Revoking sessions needs a newer SDK (ServerUser.revokeSession).</Alert>
       )}
-      <table className="dash-table">
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">Started</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.map((session) => (
-            <tr key={session.id}>
-              <td className="dash-mono">{session.id}</td>
-              <td>{when(session.createdAt)}</td>
-              <td>{session.isImpersonation ? "impersonation" : "sign-in"}</td>
-              <td>
-                {revokeSession && (
-                  <ConfirmButton
-                    label={`Revoke session ${session.id.slice(0, 8)}`}
-                    question="Revoke this session? The device using it is signed out."
-                    confirmLabel="Revoke"
-                    onConfirm={async () => {
-                      await revokeSession(session.id);
-                      usersChanged(project);
-                    }}
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Sessions table">
+        <table className="dash-table">
+          <TableHead columns={["Session", "Started", "Kind", "Actions"]} />
+          <tbody>
+            {sessions.map((session) => (
+              <tr key={session.id}>
+                <td className="dash-mono">{session.id}</td>
+                <td>{when(session.createdAt)}</td>
+                <td>{session.isImpersonation ? "impersonation" : "sign-in"}</td>
+                <td>
+                  {revokeSession && (
+                    <ConfirmButton
+                      label={`Revoke session ${session.id.slice(0, 8)}`}
+                      question="Revoke this session? The device using it is signed out."
+                      confirmLabel="Revoke"
+                      onConfirm={async () => {
+                        await revokeSession(session.id);
+                        usersChanged(project);
+                      }}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

@@ -4,11 +4,11 @@ import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
-import { ConfirmButton } from "../bricks.tsx";
+import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { Checkbox, focusFirst, looksLikeEmail } from "./bricks.tsx";
-import { VerifiedBadge } from "./index.tsx";
-import { type UserPartProps, usersChanged } from "./user-page.tsx";
+import { Checkbox, focusFirst, looksLikeEmail, usersChanged } from "./bricks.tsx";
+import { VerifiedBadge } from "./user-badges.tsx";
+import type { UserPartProps } from "./user-page.tsx";
 
 export function UserEmails({ project, user }: UserPartProps) {
   const channels = useQuery(projectKey(project, "users", user.id, "e-mails"), () =>
@@ -23,58 +23,54 @@ export function UserEmails({ project, user }: UserPartProps) {
       {channels.length === 0 ? (
         <p className="dash-muted">No e-mail addresses.</p>
       ) : (
-        <table className="dash-table">
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {channels.map((channel) => (
-              <tr key={channel.id}>
-                <td>{channel.value}</td>
-                <td>
-                  <span className="dash-badges">
-                    {channel.isPrimary && <span className="dash-badge">primary</span>}
-                    <VerifiedBadge verified={channel.isVerified} />
-                    {channel.usedForAuth && <span className="dash-badge">sign-in</span>}
-                  </span>
-                </td>
-                <td>
-                  <div className="dash-actions">
-                    {!channel.isVerified && (
-                      <Button
-                        aria-label={`Mark ${channel.value} verified`}
-                        onClick={() => void action.run(() => channel.update({ isVerified: true }))}
-                      >
-                        Mark verified
-                      </Button>
-                    )}
-                    {!channel.isPrimary && (
-                      <Button
-                        aria-label={`Make ${channel.value} primary`}
-                        onClick={() => void action.run(() => channel.update({ isPrimary: true }))}
-                      >
-                        Make primary
-                      </Button>
-                    )}
-                    <ConfirmButton
-                      label={`Remove ${channel.value}`}
-                      question={`Remove ${channel.value}? The user can no longer sign in with it.`}
-                      confirmLabel="Remove"
-                      onConfirm={async () => {
-                        await channel.delete();
-                        usersChanged(project);
-                      }}
-                    />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="E-mail addresses table">
+          <table className="dash-table">
+            <TableHead columns={["E-mail", "Status", "Actions"]} />
+            <tbody>
+              {channels.map((channel) => (
+                <tr key={channel.id}>
+                  <td>{channel.value}</td>
+                  <td>
+                    <span className="dash-badges">
+                      {channel.isPrimary && <span className="dash-badge">primary</span>}
+                      <VerifiedBadge verified={channel.isVerified} />
+                      {channel.usedForAuth && <span className="dash-badge">sign-in</span>}
+                    </span>
+                  </td>
+                  <td>
+                    <div className="dash-actions">
+                      {!channel.isVerified && (
+                        <Button
+                          aria-label={`Mark verified: ${channel.value}`}
+                          onClick={() => void action.run(() => channel.update({ isVerified: true }))}
+                        >
+                          Mark verified
+                        </Button>
+                      )}
+                      {!channel.isPrimary && (
+                        <Button
+                          aria-label={`Make primary: ${channel.value}`}
+                          onClick={() => void action.run(() => channel.update({ isPrimary: true }))}
+                        >
+                          Make primary
+                        </Button>
+                      )}
+                      <ConfirmButton
+                        label={`Remove ${channel.value}`}
+                        question={`Remove ${channel.value}? The user can no longer sign in with it.`}
+                        confirmLabel="Remove"
+                        onConfirm={async () => {
+                          await channel.delete();
+                          usersChanged(project);
+                        }}
+                      />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {action.error && <Alert>{action.error}</Alert>}
       <AddEmail project={project} user={user} />

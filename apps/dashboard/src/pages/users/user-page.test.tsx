@@ -100,11 +100,13 @@ describe("the user page", () => {
     const emails = section("E-mails");
     await user.type(within(emails).getByLabelText("Add an e-mail"), "hopper@example.com");
     await user.click(within(emails).getByRole("button", { name: "Add e-mail" }));
-    await user.click(await within(emails).findByRole("button", { name: "Mark hopper@example.com verified" }));
-    await waitFor(() =>
-      expect(within(emails).queryByRole("button", { name: "Mark hopper@example.com verified" })).toBeNull(),
+    await user.click(
+      await within(emails).findByRole("button", { name: "Mark verified: hopper@example.com" }),
     );
-    await user.click(within(emails).getByRole("button", { name: "Make hopper@example.com primary" }));
+    await waitFor(() =>
+      expect(within(emails).queryByRole("button", { name: "Mark verified: hopper@example.com" })).toBeNull(),
+    );
+    await user.click(within(emails).getByRole("button", { name: "Make primary: hopper@example.com" }));
     await waitFor(() => expect(within(section("Profile")).getByText("hopper@example.com")).toBeTruthy());
     await user.click(within(emails).getByRole("button", { name: "Remove grace@example.com" }));
     await user.click(within(emails).getByRole("button", { name: "Remove" }));

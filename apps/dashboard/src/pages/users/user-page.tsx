@@ -2,43 +2,46 @@
 // deletion. Each part reads on its own (errors stay in place); every write invalidates the project's user reads.
 
 import type { ServerUser } from "@gatehouse/react";
-import { Alert, Button, Field, Root } from "@gatehouse/react/ui";
+import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { invalidate, useQuery } from "../../data.ts";
+import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { MetadataEditors, when } from "./bricks.tsx";
-import { VerifiedBadge } from "./index.tsx";
+import { settingsKey } from "../settings/project-settings.ts";
+import { MetadataEditors, usersChanged, when } from "./bricks.tsx";
+import { UserAccess } from "./user-access.tsx";
 import { UserAuthMethods, UserSessions } from "./user-auth.tsx";
+import { VerifiedBadge } from "./user-badges.tsx";
 import { UserEmails } from "./user-emails.tsx";
 import { UserTeams } from "./user-teams.tsx";
 
 export type UserPartProps = ProjectScreenProps & { user: ServerUser };
-
-/** After a write to a user: every read of the project's users (and the teams that show them) again. */
-export const usersChanged = (project: { id: string }) =>
-  invalidate(projectKey(project, "users"), projectKey(project, "teams"));
 
 export function UserPage({ project, userId }: ProjectScreenProps & { userId: string }) {
   const user = useQuery(projectKey(project, "users", userId), () => project.app.getUser(userId));
   const back = <Link to={`/projects/${project.id}/users`}>All users</Link>;
   if (!user) {
     return (
-      <Root>
+      <>
         <ScreenHeader title="User not found">{back}</ScreenHeader>
         <p className="dash-muted">There is no user with the id {userId} in this project (any more).</p>
-      </Root>
+      </>
     );
   }
   const props = { project, user };
   return (
-    <Root>
+    <>
       <ScreenHeader title={user.displayName || user.primaryEmail || "Unnamed user"}>{back}</ScreenHeader>
       <Panel title="Profile">
         <Profile {...props} />
+      </Panel>
+      <Panel title="Access">
+        <Part label="access" reads={settingsKey(project)}>
+          <UserAccess {...props} onChanged={() => usersChanged(project)} />
+        </Part>
       </Panel>
       <Panel title="E-mails">
         <Part label="e-mails" reads={projectKey(project, "users", user.id, "e-mails")}>
@@ -87,7 +90,7 @@ export function UserPage({ project, userId }: ProjectScreenProps & { userId: str
           }}
         />
       </Panel>
-    </Root>
+    </>
   );
 }
 

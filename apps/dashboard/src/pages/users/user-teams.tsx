@@ -3,6 +3,7 @@
 import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
+import { TableHead, TableScroll } from "../bricks.tsx";
 import type { UserPartProps } from "./user-page.tsx";
 
 export function UserTeams({ project, user }: UserPartProps) {
@@ -17,35 +18,32 @@ export function UserTeams({ project, user }: UserPartProps) {
   });
   if (teams.length === 0) return <p className="dash-muted">Not in any team.</p>;
   return (
-    <table className="dash-table">
-      <thead>
-        <tr>
-          <th scope="col">Team</th>
-          <th scope="col">Permissions (contained ones included)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {teams.map(({ team, permissions }) => (
-          <tr key={team.id}>
-            <td>
-              <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
-            </td>
-            <td>
-              {permissions.length === 0 ? (
-                <span className="dash-muted">none</span>
-              ) : (
-                <span className="dash-badges">
-                  {permissions.map((permission) => (
-                    <span key={permission.id} className="dash-badge dash-mono">
-                      {permission.id}
-                    </span>
-                  ))}
-                </span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <TableScroll label="Teams of the user table">
+      <table className="dash-table">
+        <TableHead columns={["Team", "Permissions (contained ones included)"]} />
+        <tbody>
+          {teams.map(({ team, permissions }) => (
+            <tr key={team.id}>
+              <td>
+                <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
+              </td>
+              <td>
+                {permissions.length === 0 ? (
+                  <span className="dash-muted">none</span>
+                ) : (
+                  <span className="dash-badges">
+                    {permissions.map((permission) => (
+                      <span key={permission.id} className="dash-badge dash-mono">
+                        {permission.id}
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

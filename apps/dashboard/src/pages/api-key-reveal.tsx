@@ -1,0 +1,60 @@
+// A new key set, shown once (keys are stored as hashes, so nobody can show them again): each key with its Copy
+// button, and the same keys as a ready-to-paste `.env` block in the variables Stack Auth's SDKs (and ours) read.
+import { Alert, Button } from "@gatehouse/react/ui";
+import type { ProjectScreenProps } from "../project.tsx";
+import { serverUrl } from "../stack.ts";
+import { CopyButton } from "./copy.tsx";
+
+export type RevealedKey = { label: string; value: string; env: string };
+export type Revealed = { description: string; keys: RevealedKey[] };
+
+/** The `.env` lines for a project's new keys, in the order Stack Auth's dashboard shows them, then the API URL. */
+export function envBlock(projectId: string, keys: RevealedKey[], apiUrl: string): string {
+  return [
+    `NEXT_PUBLIC_STACK_PROJECT_ID=${projectId}`,
+    ...keys.map((key) => `${key.env}=${key.value}`),
+    `NEXT_PUBLIC_STACK_API_URL=${apiUrl}`,
+  ].join("\n");
+}
+
+export function Reveal({
+  project,
+  revealed,
+  onDone,
+}: ProjectScreenProps & { revealed: Revealed; onDone: () => void }) {
+  const env = envBlock(project.id, revealed.keys, serverUrl());
+  return (
+    <section className="dash-panel" aria-labelledby="new-api-keys">
+      <h2 id="new-api-keys">New keys: {revealed.description}</h2>
+      <Alert kind="info">Copy these keys now. They will not be shown again.</Alert>
+      <dl className="dash-reveal">
+        <CopyRow label="Project id" value={project.id} />
+        {revealed.keys.map((key) => (
+          <CopyRow key={key.label} label={key.label} value={key.value} />
+        ))}
+      </dl>
+      <div className="dash-env">
+        <h3>For your app's .env file</h3>
+        <pre className="dash-code-block">{env}</pre>
+        <div className="dash-actions">
+          <CopyButton value={env} what=".env block" />
+        </div>
+      </div>
+      <Button variant="primary" onClick={onDone}>
+        I have copied the keys
+      </Button>
+    </section>
+  );
+}
+
+function CopyRow({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="dash-reveal-row">
+      <dt>{label}</dt>
+      <dd>
+        <code className="dash-code-block">{value}</code>
+        <CopyButton value={value} what={label} />
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+// Copying a value the operator needs elsewhere (a key, a `.env` block, a callback URL): a button that copies it, and a
+// polite status that says it did, or that copying failed and the text is to be selected by hand.
+import { Button } from "@gatehouse/react/ui";
+import { useState } from "react";
+
+export function CopyButton({ value, what }: { value: string; what: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setState("copied");
+    } catch {
+      // No clipboard (an insecure origin, a denied permission): the value stays on screen to select.
+      setState("failed");
+    }
+  };
+  return (
+    <>
+      {/* The name keeps the visible word ("Copy") first; the status says when it is done. */}
+      <Button onClick={copy} aria-label={`Copy ${what}`}>
+        Copy
+      </Button>
+      <span role="status" className="dash-muted">
+        {state === "copied"
+          ? `${what.charAt(0).toUpperCase()}${what.slice(1)} copied.`
+          : state === "failed"
+            ? "Copying failed: select the text."
+            : ""}
+      </span>
+    </>
+  );
+}
