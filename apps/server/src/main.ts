@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   }
 
   const started = performance.now();
-  await database.migrate();
+  // Processes started together on one PostgreSQL database take turns migrating and seeding it (db/client.ts).
+  await database.exclusive(() => database.migrate());
   logger.info("database migrated", { ms: Math.round(performance.now() - started) });
 
   const generated = loadGeneratedInternalKeys(dataDir);
@@ -73,13 +74,13 @@ async function main(): Promise<void> {
     developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
   });
-  await seedInternalProject({ ...deps, seed: config.seed, keys });
-  logger.info("internal project seeded");
   const demoKeys = config.demoProject ? loadGeneratedDemoKeys(dataDir) : undefined;
-  if (demoKeys) {
-    await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
-    logger.info("demo project ready", { projectId: "demo" });
-  }
+  await database.exclusive(async () => {
+    await seedInternalProject({ ...deps, seed: config.seed, keys });
+    if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
+  });
+  logger.info("internal project seeded");
+  if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
   deps.emailWorker.start();
   deps.webhookWorker.start();

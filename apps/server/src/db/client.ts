@@ -18,6 +18,8 @@ export type Database = {
   db: Db;
   kind: "postgres" | "pglite";
   migrate(): Promise<void>;
+  /** Runs start-up work (migrations, seeding) in one process of all those on this database at a time. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 };
@@ -43,9 +45,33 @@ export function openPostgres(url: string, onError: (error: Error) => void = () =
     db: db as unknown as Db,
     kind: "postgres",
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    exclusive: (work) => underStartupLock(pool, work),
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => pool.end(),
   };
+}
+
+/** Any fixed number: the key of the session advisory lock that serialises start-up work across processes. */
+const STARTUP_LOCK_KEY = 7_401_201_511;
+
+/**
+ * Several processes started together on one database would each run the pending migrations and the seeding at once,
+ * and all but one fail (duplicate key in pg_type on CREATE TABLE, then on the internal project's row). So that work
+ * runs under a session advisory lock held on a connection of its own: the first process does it, the others wait and
+ * then find nothing left to do. PostgreSQL releases the lock if the process dies, so a crash never blocks a start.
+ */
+async function underStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
+    try {
+      return await work();
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [STARTUP_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** Extensions the migrations use (PostgreSQL ships them in its contrib package). */
@@ -63,6 +89,8 @@ export async function openPglite(source?: { dataDir: string } | { dump: Blob }):
     db: db as unknown as Db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    // One process alone opens an embedded database (the data directory's lock file), so there is nobody to wait for.
+    exclusive: (work) => work(),
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
   };
