@@ -12,7 +12,6 @@ export const dashboardDist = join(dashboardRoot, "dist");
 const SOURCES = [
   join(dashboardRoot, "src"),
   join(dashboardRoot, "index.html"),
-  join(dashboardRoot, "public"),
   join(dashboardRoot, "vite.config.ts"),
   join(dashboardRoot, "../../packages/react/src"),
   join(dashboardRoot, "../../packages/sdk/src"),

@@ -55,7 +55,9 @@ export function registerServerAssets(app: Hono<AppEnv>, initScript: string): voi
   app.get(apiReferenceScriptPath(), async (c) => {
     const { plain, gzipped } = await loadBundle();
     const compressed = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
-    return new Response(new Uint8Array(compressed ? gzipped : plain), {
+    const body = compressed ? gzipped : plain;
+    // A view of the kept buffer (file and zlib buffers are plain ArrayBuffers), not a copy of 4 MB per request.
+    return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
       headers: {
         "content-type": JAVASCRIPT,
         "cache-control": "public, max-age=31536000, immutable",

@@ -13,6 +13,7 @@ export {
   Button,
   Divider,
   Field,
+  FieldNotes,
   Link,
   LinkButton,
   Muted,

@@ -133,6 +133,27 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "id"
   hint?: string;
 };
 
+/**
+ * What a field says under its control: a hint, and its error announced as it appears. Their ids are `${id}-hint` and
+ * `${id}-error`, for the control's aria-describedby.
+ */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string | null }) {
+  return (
+    <>
+      {hint && (
+        <p className="gh-muted" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="gh-field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** A labelled input; its error (if any) is announced and tied to it by aria-describedby. */
 export function Field({ label, error, hint, ...input }: FieldProps) {
   const id = useId();
@@ -149,16 +170,7 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
       />
-      {hint && (
-        <p className="gh-muted" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="gh-field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // SDK's listUsers): an ARIA combobox whose list shows each match's avatar, name and e-mail, driven by the keyboard
 // (arrows, Home/End, Enter, Escape) or the pointer. The one brick for every place the dashboard names a user.
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
-import { Avatar } from "@gatehouse/react/ui";
+import { Avatar, FieldNotes } from "@gatehouse/react/ui";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 
 /** How many matches the list shows: enough to pick from, few enough to read. */
@@ -186,16 +186,7 @@ export function UserPicker({
       <p className="dash-muted dash-picker-status" id={`${id}-status`} role="status">
         {open && query !== null ? statusText(search, query) : ""}
       </p>
-      {hint && (
-        <p className="gh-muted" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="gh-field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
