@@ -23,14 +23,14 @@ export type Sdk = {
   headerPrefix: "x-stack" | "x-hexclave";
   /** Constructor options added to every app (our SDK takes the recording `fetch` here). */
   options: { fetch?: typeof fetch };
-  /** Stack's SDKs edit e-mail templates through `/internal/email-templates`, which WIRE.md does not have (§4.15). */
+  /** Stack's SDKs edit e-mail templates through `/internal/email-templates` (TSX), ours through §4.15's API. */
   emailTemplates: "wire" | "internal-tsx";
 };
 
 export type Context = ReturnType<typeof createContext>;
 export type Scenario = { name: string; run: (ctx: Context) => Promise<void> };
 
-const PASSWORD = "correct horse battery";
+export const PASSWORD = "correct horse battery";
 let counter = 0;
 
 /** The apps, unique names and inbox access a scenario needs, for one SDK and the running server. */
@@ -106,17 +106,17 @@ export function createContext(sdk: Sdk, server: RunningServer, log: ExchangeLog,
   };
 }
 
-type ClientApp = ReturnType<Context["clientApp"]>;
+export type ClientApp = ReturnType<Context["clientApp"]>;
 
 /** Password sign-up as an app without a browser does it (no redirect, no verification callback). */
-const signUp = (app: ClientApp, email: string, password = PASSWORD) =>
+export const signUp = (app: ClientApp, email: string, password = PASSWORD) =>
   app.signUpWithCredential({ email, password, noRedirect: true, noVerificationCallback: true });
 
-const signIn = (app: ClientApp, email: string, password = PASSWORD) =>
+export const signIn = (app: ClientApp, email: string, password = PASSWORD) =>
   app.signInWithCredential({ email, password, noRedirect: true });
 
 /** A signed-up user's app and user (the scenario's main actor). */
-async function signedUpUser(ctx: Context, email = ctx.uniqueEmail()) {
+export async function signedUpUser(ctx: Context, email = ctx.uniqueEmail()) {
   const app = ctx.clientApp();
   const log = ctx.log.mark();
   const result = await signUp(app, email);
@@ -128,27 +128,29 @@ async function signedUpUser(ctx: Context, email = ctx.uniqueEmail()) {
 type Tokens = { accessToken: string | null; refreshToken: string | null };
 
 /** The tokens of a signed-in user, for a fresh app that reads through them (no cache shared with `user`). */
-async function tokensOf(user: { currentSession: { getTokens(): Promise<Tokens> } }) {
+export async function tokensOf(user: { currentSession: { getTokens(): Promise<Tokens> } }) {
   const { accessToken, refreshToken } = await user.currentSession.getTokens();
   if (!accessToken || !refreshToken) throw new Error("The signed-in user has no tokens");
   return { accessToken, refreshToken };
 }
 
 /** The code of a failed SDK result; Stack's known errors carry it as `errorCode`, ours as `code`. */
-function errorCodeOf(result: { status: "ok" } | { status: "error"; error: unknown }): string | undefined {
+export function errorCodeOf(
+  result: { status: "ok" } | { status: "error"; error: unknown },
+): string | undefined {
   if (result.status !== "error") return undefined;
   const error = result.error as { errorCode?: string; code?: string };
   return error.errorCode ?? error.code;
 }
 
 /** The known-error code of a thrown error, else its message. */
-function describeThrown(error: unknown): string {
+export function describeThrown(error: unknown): string {
   const e = error as { errorCode?: string; code?: string; message?: string };
   return e.errorCode ?? e.code ?? String(e.message);
 }
 
 /** What a call answered, or `{ thrown }` naming what it threw (so a soft assertion can report it and go on). */
-async function settled<T>(action: () => Promise<T>): Promise<T | { thrown: string }> {
+export async function settled<T>(action: () => Promise<T>): Promise<T | { thrown: string }> {
   try {
     return await action();
   } catch (error) {
@@ -157,7 +159,7 @@ async function settled<T>(action: () => Promise<T>): Promise<T | { thrown: strin
 }
 
 /** What a call threw: the known-error code, else the message. */
-async function thrown(action: () => Promise<unknown>): Promise<string> {
+export async function thrown(action: () => Promise<unknown>): Promise<string> {
   try {
     await action();
   } catch (error) {
@@ -166,17 +168,17 @@ async function thrown(action: () => Promise<unknown>): Promise<string> {
   throw new Error("The call did not fail");
 }
 
-const codeInLink = (text: string) => /[?&]code=([0-9a-z]{45})/.exec(text)?.[1] ?? "";
+export const codeInLink = (text: string) => /[?&]code=([0-9a-z]{45})/.exec(text)?.[1] ?? "";
 
 /** The JWT with some claims changed; its signature no longer matches (the SDK reads claims without checking it). */
-function withClaims(jwt: string, change: Record<string, unknown>): string {
+export function withClaims(jwt: string, change: Record<string, unknown>): string {
   const [header, payload, signature] = jwt.split(".");
   const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as Record<string, unknown>;
   const changed = Buffer.from(JSON.stringify({ ...claims, ...change })).toString("base64url");
   return [header, changed, signature].join(".");
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // ------------------------------------------------------------------------------------------------ scenarios
 
@@ -924,10 +926,22 @@ export const scenarios: Scenario[] = [
       const admin = ctx.adminApp();
       const log = ctx.log.mark();
       if (ctx.sdk.emailTemplates === "internal-tsx") {
-        // Stack's SDKs (2.8.102 and 2.8.108) list templates at /internal/email-templates (TSX templates), which
-        // Gatehouse does not serve: WIRE.md §4.15 has only the older /email-templates API.
-        expect(await thrown(() => admin.listEmailTemplates())).toMatch(/404/);
-        expect(log.calls()).toContain("GET /api/v1/internal/email-templates 404");
+        // Stack's SDKs (2.8.102 and 2.8.108) list TSX templates at /internal/email-templates: Gatehouse serves its
+        // five templates there under Stack's template ids (their HTML as the source; TSX writes are refused).
+        const templates = await admin.listEmailTemplates();
+        expect(
+          templates.map((t) => t.displayName),
+          log.failures(),
+        ).toEqual([
+          "Email Verification",
+          "Password Reset",
+          "Magic Link/OTP",
+          "Team Invitation",
+          "Sign In Invitation",
+        ]);
+        const magicLink = templates.find((t) => t.id === "822687fe-8d0a-4467-a0d1-416b6e639478");
+        expect(magicLink?.tsxSource).toContain("{{ otp }}");
+        expect(log.calls()).toContain("GET /api/v1/internal/email-templates 200");
       } else {
         // Our SDK speaks WIRE.md §4.15: {type, subject, content, isDefault}.
         const templates = (await admin.listEmailTemplates()) as unknown as {

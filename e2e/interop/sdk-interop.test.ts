@@ -9,6 +9,7 @@ import * as stack108 from "@stackframe/js";
 import * as stack102 from "@stackframe/js-2.8.102";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIsolatedServer } from "../support.ts";
+import { dropInScenarios } from "./drop-in/index.ts";
 import { createExchangeLog, type Exchange, type ExchangeLog, type Mark } from "./exchange-log.ts";
 import { type Context, createContext, type Sdk, type SdkModule, scenarios } from "./scenarios.ts";
 
@@ -76,7 +77,7 @@ describe.each(SDKS)("$name against Gatehouse", (sdk) => {
     globalThis.fetch = realFetch;
   });
 
-  for (const scenario of scenarios) {
+  for (const scenario of [...scenarios, ...dropInScenarios]) {
     it(scenario.name, () => scenario.run(ctx));
   }
 
@@ -87,10 +88,7 @@ describe.each(SDKS)("$name against Gatehouse", (sdk) => {
     const unserved = exchanges.filter(
       (e) => (e.status === 404 && e.body === "Not found.") || e.status === 405,
     );
-    // The one known gap: Stack's SDKs read e-mail templates where WIRE.md has none (see scenarios.ts).
-    const expected =
-      sdk.emailTemplates === "internal-tsx" ? ["GET /api/v1/internal/email-templates 404 Not found."] : [];
-    expect(unserved.map(line)).toEqual(expected);
+    expect(unserved.map(line)).toEqual([]);
     expect(exchanges.filter((e) => e.status >= 500 || e.status === 429 || e.status === 0).map(line)).toEqual(
       [],
     );

@@ -33,6 +33,7 @@ describe("loadConfig defaults", () => {
       trustProxy: false,
       demoProject: false,
       dashboardDir: DEFAULT_DASHBOARD_DIR,
+      analyticsRetentionDays: 30,
       rateLimits: {
         enabled: true,
         limits: {
@@ -58,6 +59,13 @@ describe("loadConfig defaults", () => {
       developmentOAuth: [],
       log: { level: "info", format: undefined },
     });
+  });
+
+  it("keeps analytics events GATEHOUSE_ANALYTICS_RETENTION_DAYS days, 30 unless set", () => {
+    expect(loadConfig({ GATEHOUSE_ANALYTICS_RETENTION_DAYS: "7" }).analyticsRetentionDays).toBe(7);
+    expect(() => loadConfig({ GATEHOUSE_ANALYTICS_RETENTION_DAYS: "0" })).toThrow(
+      /GATEHOUSE_ANALYTICS_RETENTION_DAYS/,
+    );
   });
 
   it("creates the demo app's project only when asked to (npm start asks)", () => {

@@ -56,6 +56,7 @@ const envSchema = z.object({
   GATEHOUSE_DEMO_URL: z.url().optional(),
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
+  GATEHOUSE_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   GATEHOUSE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   GATEHOUSE_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
@@ -105,6 +106,8 @@ export type Config = {
   demoUrl: string | undefined;
   /** The dashboard's built files, served under /dashboard (an absolute path). */
   dashboardDir: string;
+  /** Days analytics events (page views, clicks) are kept before the pruner deletes them. */
+  analyticsRetentionDays: number;
   /** Credentials of shared OAuth providers, by provider id. */
   sharedOAuth: Record<string, OAuthCredentials>;
   /**
@@ -199,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoProject: e.GATEHOUSE_DEMO_PROJECT === "on",
     demoUrl: e.GATEHOUSE_DEMO_URL,
     dashboardDir: resolve(e.GATEHOUSE_DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
+    analyticsRetentionDays: e.GATEHOUSE_ANALYTICS_RETENTION_DAYS,
     log: { level: e.GATEHOUSE_LOG_LEVEL, format: e.GATEHOUSE_LOG_FORMAT },
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",

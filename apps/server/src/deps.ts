@@ -1,13 +1,18 @@
 // The composition root: every repository and service is built here once and passed down. No module singletons.
 import { hkdfSync } from "node:crypto";
+import { createAnalyticsEventsRepo } from "./analytics/events-repo.ts";
+import { createAnalyticsService } from "./analytics/service.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { DEFAULT_DASHBOARD_DIR } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox } from "./crypto/secret-box.ts";
 import { createApiKeysRepo } from "./db/api-keys-repo.ts";
+import { createCliAuthRepo } from "./db/cli-auth-repo.ts";
 import type { Database } from "./db/client.ts";
+import { createConfigOverridesRepo } from "./db/config-overrides-repo.ts";
 import { createMetricsRepo } from "./db/metrics-repo.ts";
 import { createOAuthAccountsRepo } from "./db/oauth-accounts-repo.ts";
+import { createProjectPermissionsRepo } from "./db/project-permissions-repo.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
 import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
 import { createRequestRepo } from "./db/request-repo.ts";
@@ -16,15 +21,23 @@ import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
 import { createTeamsRepo } from "./db/teams-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
 import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
+import { createNotificationPreferences } from "./email/notification-preferences.ts";
 import { createEmailOutbox } from "./email/outbox.ts";
+import { createStackOutbox } from "./email/outbox-stack.ts";
+import { createSendEmail } from "./email/send-email.ts";
+import { createUnsubscribeTokens } from "./email/unsubscribe.ts";
 import { createEmailWorker } from "./email/worker.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createConnectedAccounts } from "./oauth/connected-accounts.ts";
+import { createCrossDomainHandOff } from "./oauth/cross-domain.ts";
 import { createDevelopmentProvider } from "./oauth/development-provider.ts";
 import { createProviderDirectory, type OAuthCredentials } from "./oauth/directory.ts";
 import { createOAuthFlow } from "./oauth/flow.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
+import { createBotChallenge } from "./services/bot-challenge.ts";
+import { createCliAuthService } from "./services/cli-auth.ts";
+import { createConfigOverrideService } from "./services/config-overrides.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
 import { createEmailService } from "./services/emails.ts";
 import { createMetricsService } from "./services/metrics.ts";
@@ -33,6 +46,7 @@ import { createOtpAuth } from "./services/otp-auth.ts";
 import { createPasskeyService } from "./services/passkeys.ts";
 import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
+import { createProjectPermissionService } from "./services/project-permissions.ts";
 import { createProjectSecrets, createProjectService } from "./services/projects.ts";
 import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
@@ -41,6 +55,8 @@ import { createTeamService } from "./services/teams.ts";
 import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
+import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
+import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
 import { createWebhookService } from "./webhooks/service.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
@@ -73,6 +89,8 @@ export type DepsOptions = {
   developmentOAuth?: readonly string[];
   /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
   dashboardDir?: string;
+  /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
+  analyticsRetentionDays?: number;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -93,8 +111,23 @@ export function createDeps(options: DepsOptions) {
   const events = createWebhookEvents({ db, clock });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
   const permissions = createPermissionService({ teamsRepo });
+  const projectPermissionsRepo = createProjectPermissionsRepo(db);
+  const projectPermissions = createProjectPermissionService({
+    teamsRepo,
+    grants: projectPermissionsRepo,
+    usersRepo,
+    events,
+    clock,
+  });
   const oauthAccounts = createOAuthAccountsRepo(db);
-  const users = createUserService({ repo: usersRepo, oauthAccounts, teams, events, clock });
+  const users = createUserService({
+    repo: usersRepo,
+    oauthAccounts,
+    teams,
+    projectPermissions,
+    events,
+    clock,
+  });
   const logger = options.logger ?? createLogger();
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
@@ -121,11 +154,18 @@ export function createDeps(options: DepsOptions) {
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
   const totpBox = createSecretBox(options.secret, "totp");
   const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits });
+  const notificationPreferences = createNotificationPreferences({ db, clock });
+  const unsubscribeTokens = createUnsubscribeTokens({
+    key: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "email-unsubscribe", 32)),
+    now: () => clock.now().getTime(),
+  });
   const emailWorker = createEmailWorker({
     db,
     clock,
     logger,
     defaultSmtp: options.defaultSmtp,
+    // A user who unsubscribed after an app queued (or scheduled) the e-mail is skipped at send time, as in Stack.
+    skipReason: (row) => notificationPreferences.skipReason(row),
     getProjectEmail: async (projectId) => {
       const project = await projectsRepo.find(projectId);
       return {
@@ -150,7 +190,21 @@ export function createDeps(options: DepsOptions) {
     developmentProjects: options.developmentOAuth ?? [],
   });
   const webhookBox = createSecretBox(options.secret, "webhooks");
+  const analytics = createAnalyticsService({
+    repo: createAnalyticsEventsRepo(db),
+    clock,
+    logger,
+    retentionDays: options.analyticsRetentionDays,
+  });
   const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
+  const projects = createProjectService({
+    db,
+    repo: projectsRepo,
+    signingKeys,
+    permissions,
+    clock,
+    secrets: projectSecrets,
+  });
   return {
     database,
     db,
@@ -162,21 +216,38 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
     projectsRepo,
     projectSecrets,
-    projects: createProjectService({
+    projects,
+    /** Seals data vault values at rest (the SDK has already encrypted them with the app's own secret). */
+    dataVaultBox: createSecretBox(options.secret, "data-vault"),
+    configOverrides: createConfigOverrideService({
       db,
-      repo: projectsRepo,
-      signingKeys,
-      permissions,
       clock,
+      repo: createConfigOverridesRepo(),
+      projects,
+      projectsRepo,
       secrets: projectSecrets,
+      box: createSecretBox(options.secret, "config-overrides"),
     }),
     apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
-    metrics: createMetricsService({ repo: createMetricsRepo(db), clock }),
+    ownedApiKeys: createOwnedApiKeyService({
+      db,
+      repo: createOwnedApiKeysRepo(),
+      usersRepo,
+      teamsRepo,
+      permissions,
+      clock,
+    }),
+    metrics: createMetricsService({ repo: createMetricsRepo(db), clock, analytics }),
+    analytics,
+    botChallenge: createBotChallenge(),
     signingKeys,
     usersRepo,
     teamsRepo,
     teams,
     permissions,
+    projectPermissionsRepo,
+    projectPermissions,
+    oauthAccounts,
     events,
     requestRepo: createRequestRepo(db),
     users,
@@ -190,6 +261,17 @@ export function createDeps(options: DepsOptions) {
     emails,
     emailVerification,
     emailWorker,
+    notificationPreferences,
+    unsubscribeTokens,
+    stackOutbox: createStackOutbox({ db, clock }),
+    sendEmail: createSendEmail({
+      db,
+      clock,
+      baseUrl: options.baseUrl,
+      templates: emails,
+      preferences: notificationPreferences,
+      unsubscribeTokens,
+    }),
     defaultSmtp: options.defaultSmtp,
     webhooks: createWebhookService({
       db,
@@ -233,6 +315,8 @@ export function createDeps(options: DepsOptions) {
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
     passkeys: createPasskeyService({ db, clock, codes, usersRepo, mfa }),
     mfa,
+    cliAuth: createCliAuthService({ db, clock, repo: createCliAuthRepo(db), usersRepo, sessions }),
+    crossDomain: createCrossDomainHandOff({ db, clock, codes, usersRepo }),
     developmentProvider,
     oauthDirectory,
     oauth: createOAuthFlow({

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     sharedOAuth: config.sharedOAuth,
     developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
+    analyticsRetentionDays: config.analyticsRetentionDays,
   });
   const demoKeys = config.demoProject ? loadGeneratedDemoKeys(dataDir) : undefined;
   await database.exclusive(async () => {
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
   deps.emailWorker.start();
   deps.webhookWorker.start();
   deps.activity.start();
+  deps.analytics.pruner.start();
   logger.info(
     config.smtp
       ? "e-mail: delivering through SMTP"
@@ -147,6 +149,7 @@ async function main(): Promise<void> {
       await deps.emailWorker.stop();
       await deps.webhookWorker.stop();
       await deps.activity.stop();
+      await deps.analytics.pruner.stop();
       await database.close();
       releaseLock();
       logger.info("stopped");

@@ -384,6 +384,20 @@ export const KnownErrors = buildCatalogue(
       message: (a) => `Permission with ID "${a.permission_id}" already exists. Choose a different ID.`,
       details: (a) => ({ permission_id: a.permission_id }),
     }),
+    WRONG_PERMISSION_SCOPE: entry<{
+      permission_id: string;
+      expected_scope: string;
+      actual_scope: string | null;
+    }>({
+      status: 404,
+      message: (a) =>
+        `Permission ${JSON.stringify(a.permission_id)} not found. (It was found for a different scope ${JSON.stringify(a.actual_scope)}, but scope ${JSON.stringify(a.expected_scope)} was expected.)`,
+      details: (a) => ({
+        permission_id: a.permission_id,
+        expected_scope: a.expected_scope,
+        actual_scope: a.actual_scope,
+      }),
+    }),
     TEAM_NOT_FOUND: entry<{ team_id: string }>({
       status: 404,
       message: (a) => `Team ${a.team_id} not found.`,
@@ -417,6 +431,17 @@ export const KnownErrors = buildCatalogue(
     EMAIL_TEMPLATE_ALREADY_EXISTS: entry({
       status: 409,
       message: () => "Email template already exists.",
+    }),
+    EMAIL_RENDERING_ERROR: entry<{ error: string }>({
+      status: 400,
+      message: (a) => `Failed to render email with theme: ${a.error}`,
+      details: (a) => ({ error: a.error }),
+    }),
+    EMAIL_NOT_EDITABLE: entry<{ email_id: string; status: string }>({
+      status: 400,
+      message: (a) =>
+        `Email with ID "${a.email_id}" cannot be edited because it is in status "${a.status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`,
+      details: (a) => ({ email_id: a.email_id, status: a.status }),
     }),
     OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: entry({
       status: 400,
@@ -515,6 +540,88 @@ export const KnownErrors = buildCatalogue(
       status: 404,
       parent: "API_KEY_NOT_VALID",
       message: () => "API key not found.",
+    }),
+    INVALID_POLLING_CODE: entry({
+      status: 400,
+      message: () => "The polling code is invalid or does not exist.",
+    }),
+    API_KEY_EXPIRED: entry({
+      status: 401,
+      parent: "API_KEY_NOT_VALID",
+      message: () => "API key has expired.",
+    }),
+    API_KEY_REVOKED: entry({
+      status: 401,
+      parent: "API_KEY_NOT_VALID",
+      message: () => "API key has been revoked.",
+    }),
+    WRONG_API_KEY_TYPE: entry<{ expected_type: string; actual_type: string }>({
+      status: 400,
+      parent: "API_KEY_NOT_VALID",
+      message: (a) =>
+        `This endpoint is for ${a.expected_type} API keys, but a ${a.actual_type} API key was provided.`,
+      details: (a) => ({ expected_type: a.expected_type, actual_type: a.actual_type }),
+    }),
+    /** Stack's code for a session-replay (or other stored item) id that does not exist. */
+    ITEM_NOT_FOUND: entry<{ item_id: string }>({
+      status: 404,
+      message: (a) => `Item with ID "${a.item_id}" not found.`,
+      details: (a) => ({ item_id: a.item_id }),
+    }),
+    /** Stack answers it where the analytics app (session replays) is not set up. */
+    ANALYTICS_NOT_ENABLED: entry({
+      status: 400,
+      message: () => "Analytics is not enabled for this project.",
+    }),
+    // Payments and the other features of Stack that need an outside service (issue 16), as Stack sends them.
+    PRODUCT_DOES_NOT_EXIST: entry<{ product_id: string; context: "server_only" | "item_exists" | null }>({
+      status: 400,
+      message: (a) =>
+        `Product with ID ${JSON.stringify(a.product_id)} ${
+          a.context === "server_only"
+            ? "is marked as server-only and cannot be accessed client side."
+            : a.context === "item_exists"
+              ? "does not exist, but an item with this ID exists."
+              : "does not exist."
+        }`,
+      details: (a) => ({ product_id: a.product_id, context: a.context }),
+    }),
+    STRIPE_ACCOUNT_INFO_NOT_FOUND: entry({
+      status: 404,
+      message: () =>
+        "Stripe account information not found. Please make sure the user has onboarded with Stripe.",
+    }),
+    SUBSCRIPTION_INVOICE_NOT_FOUND: entry<{ subscription_invoice_id: string }>({
+      status: 404,
+      message: (a) =>
+        `Subscription invoice with ID ${JSON.stringify(a.subscription_invoice_id)} does not exist.`,
+      details: (a) => ({ subscription_invoice_id: a.subscription_invoice_id }),
+    }),
+    ONE_TIME_PURCHASE_NOT_FOUND: entry<{ one_time_purchase_id: string }>({
+      status: 404,
+      message: (a) => `One-time purchase with ID ${JSON.stringify(a.one_time_purchase_id)} does not exist.`,
+      details: (a) => ({ one_time_purchase_id: a.one_time_purchase_id }),
+    }),
+    DATA_VAULT_STORE_DOES_NOT_EXIST: entry<{ store_id: string }>({
+      status: 400,
+      message: (a) => `Data vault store with ID ${a.store_id} does not exist.`,
+      details: (a) => ({ store_id: a.store_id }),
+    }),
+    DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: entry<{ store_id: string; hashed_key: string }>({
+      status: 400,
+      message: (a) =>
+        `Data vault store with ID ${a.store_id} does not contain a key with hash ${a.hashed_key}.`,
+      details: (a) => ({ store_id: a.store_id, hashed_key: a.hashed_key }),
+    }),
+    EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: entry<{ expires_at: string }>({
+      status: 409,
+      message: (a) => `Email capacity boost is already active until ${a.expires_at}.`,
+      details: (a) => ({ expires_at: a.expires_at }),
+    }),
+    TEMPLATE_SOURCE_REWRITE_ERROR: entry<{ error: string }>({
+      status: 400,
+      message: (a) => `Failed to rewrite template source: ${a.error}`,
+      details: (a) => ({ error: a.error }),
     }),
   },
   abstractParents,

@@ -18,6 +18,7 @@ import {
   SignOut,
   SignUp,
 } from "./pages/auth/index.ts";
+import { CliAuthConfirm } from "./pages/cli-auth-confirm.tsx";
 import { ImpersonationPage } from "./pages/impersonation.tsx";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
 import { StackProvider, useOptionalStackContext, useStackApp } from "./provider.tsx";
@@ -39,6 +40,7 @@ const PAGES: Record<string, [name: string, page: ComponentType]> = {
   "team-invitation": ["teamInvitation", TeamInvitation],
   mfa: ["mfa", MfaPage],
   impersonation: ["impersonation", ImpersonationPage],
+  "cli-auth-confirm": ["cliAuthConfirm", CliAuthConfirm],
 };
 
 const subscribeToHistory = (onChange: () => void) => {

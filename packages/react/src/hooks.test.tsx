@@ -7,6 +7,7 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { Component, type ReactNode, Suspense } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  useApiKeys,
   useContactChannels,
   usePermission,
   usePermissions,
@@ -78,6 +79,7 @@ describe("outside a provider", () => {
     ["usePermission", () => usePermission({ id: "t1" }, "$read_members")],
     ["usePermissions", () => usePermissions({ id: "t1" })],
     ["useContactChannels", () => useContactChannels()],
+    ["useApiKeys", () => useApiKeys()],
   ];
   it.each(hooks)("%s throws an error that says it needs <StackProvider>", (_name, hook) => {
     vi.spyOn(console, "error").mockImplementation(() => {});
@@ -317,5 +319,47 @@ describe("the user's teams, permissions and contact channels", () => {
     }
     await mount(app, <Channels />);
     expect(await screen.findByText("ada@example.com (primary)")).toBeDefined();
+  });
+});
+
+describe("useApiKeys", () => {
+  it("lists the user's keys, or a team's, and reads again after a key is created", async () => {
+    const { app, server, signIn } = createTestApp();
+    await signIn();
+    server.state.apiKeys = [{ description: "ci" }, { description: "deploy", team_id: "t1" }];
+    function OwnKeys() {
+      return (
+        <p>
+          keys:{" "}
+          {useApiKeys()
+            .map((k) => `${k.description} ${k.value.lastFour}`)
+            .join(", ")}
+        </p>
+      );
+    }
+    function TeamKeys() {
+      const team = useTeam("t1");
+      return (
+        <p>
+          team keys:{" "}
+          {useApiKeys(team ?? { id: "none", listApiKeys: async () => [] })
+            .map((k) => k.description)
+            .join(", ")}
+        </p>
+      );
+    }
+    await mount(
+      app,
+      <>
+        <OwnKeys />
+        <TeamKeys />
+      </>,
+    );
+    expect(await screen.findByText("keys: ci abcd")).toBeDefined();
+    expect(await screen.findByText("team keys: deploy")).toBeDefined();
+    const user = await app.getUser({ or: "throw" });
+    await act(() => user.createApiKey({ description: "new", expiresAt: null }));
+    expect(await screen.findByText("keys: ci abcd, new abcd")).toBeDefined();
+    expect(server.count("POST", "/user-api-keys")).toBe(1);
   });
 });

@@ -5,9 +5,12 @@ import type {
   ContactChannel,
   CurrentUser,
   GetUserOptions,
+  OAuthProvider,
   Project,
   Team,
+  TeamApiKey,
   TeamPermission,
+  UserApiKey,
 } from "@gatehouse/sdk";
 import { useSyncExternalStore } from "react";
 import { useStackContext } from "./provider.tsx";
@@ -122,16 +125,44 @@ export function useTeam(teamId: string): Team | null {
   return useTeams().find((team) => team.id === teamId) ?? null;
 }
 
-/** The user's permissions in a team (recursive: those contained in others count). */
-export function usePermissions(team: { id: string }): TeamPermission[] {
-  return useUserList(`permissions:${team.id}`, (user) => user.listPermissions(team));
+/**
+ * The user's permissions in a team, or without one their project permissions (recursive: those contained in others
+ * count).
+ */
+export function usePermissions(team?: { id: string }): TeamPermission[] {
+  return useUserList(team ? `permissions:${team.id}` : "project-permissions", (user) =>
+    team ? user.listPermissions(team) : user.listPermissions(),
+  );
 }
 
-/** The permission if the user has it in the team, else null (Stack's shape: use it as a condition). */
-export function usePermission(team: { id: string }, permissionId: string): TeamPermission | null {
-  return usePermissions(team).find((permission) => permission.id === permissionId) ?? null;
+/** The permission if the user has it (in the team, or project-wide), else null: use it as a condition. */
+export function usePermission(team: { id: string }, permissionId: string): TeamPermission | null;
+export function usePermission(permissionId: string): TeamPermission | null;
+export function usePermission(
+  teamOrId: { id: string } | string,
+  permissionId?: string,
+): TeamPermission | null {
+  const [team, id] = typeof teamOrId === "string" ? [undefined, teamOrId] : [teamOrId, permissionId];
+  return usePermissions(team).find((permission) => permission.id === id) ?? null;
+}
+
+/** The user's linked provider accounts (Stack's `useOAuthProviders`). */
+export function useOAuthProviders(): OAuthProvider[] {
+  return useUserList("oauth-providers", (user) => user.listOAuthProviders());
 }
 
 export function useContactChannels(): ContactChannel[] {
   return useUserList("contact-channels", (user) => user.listContactChannels());
+}
+
+/**
+ * The signed-in user's API keys, or with a team that team's (Stack's `user.useApiKeys()` and `team.useApiKeys()`;
+ * a team's need `$manage_api_keys` there). Read again after a key is created or changed through the objects.
+ */
+export function useApiKeys(): UserApiKey[];
+export function useApiKeys(team: Pick<Team, "id" | "listApiKeys">): TeamApiKey[];
+export function useApiKeys(team?: Pick<Team, "id" | "listApiKeys">): (UserApiKey | TeamApiKey)[] {
+  return useUserList<UserApiKey | TeamApiKey>(team ? `api-keys:${team.id}` : "api-keys", (user) =>
+    team ? team.listApiKeys() : user.listApiKeys(),
+  );
 }

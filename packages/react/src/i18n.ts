@@ -3,11 +3,12 @@
 // `lang` (its primary subtag: "de-CH" uses "de").
 import { account } from "./messages/account.ts";
 import { auth } from "./messages/auth.ts";
+import { cliAuth } from "./messages/cli-auth.ts";
 import { common } from "./messages/common.ts";
 import { components } from "./messages/components.ts";
 import { useStackSettings } from "./provider.tsx";
 
-const en = { ...common, ...auth, ...account, ...components };
+const en = { ...common, ...auth, ...account, ...components, ...cliAuth };
 
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;

@@ -7,8 +7,10 @@ export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from "./componen
 export { UserButton, type UserButtonProps } from "./components/user-button.tsx";
 export { StackHandler, type StackHandlerProps } from "./handler.tsx";
 export {
+  useApiKeys,
   useContactChannels,
   useIsImpersonation,
+  useOAuthProviders,
   usePermission,
   usePermissions,
   useProject,
@@ -30,6 +32,7 @@ export {
   SignOut,
   SignUp,
 } from "./pages/auth/index.ts";
+export { CliAuthConfirm, CliAuthConfirm as CliAuthConfirmation } from "./pages/cli-auth-confirm.tsx";
 export { ImpersonationPage } from "./pages/impersonation.tsx";
 export { TeamInvitation } from "./pages/team-invitation.tsx";
 export {

@@ -59,6 +59,15 @@ export const PROJECT = {
 };
 
 const list = (items: unknown[]) => ({ items, is_paginated: false });
+
+const apiKeyJson = (key: { description: string; team_id?: string }, index: number) => ({
+  id: `4f1c2d9e-0000-4000-8000-${String(index).padStart(12, "0")}`,
+  description: key.description,
+  created_at_millis: 1_700_000_000_000,
+  is_public: false,
+  value: { last_four: "abcd" },
+  ...(key.team_id ? { type: "team", team_id: key.team_id } : { type: "user", user_id: USER_ID }),
+});
 const json = (body: unknown, status = 200, knownError?: string) =>
   new Response(JSON.stringify(body), {
     status,
@@ -78,6 +87,8 @@ export function createFakeServer() {
     teams: [team("t1", "Engineering"), team("t2", "Sales")],
     /** Permission ids per team id. */
     permissions: { t1: ["$read_members", "$invite_members"], t2: [] } as Record<string, string[]>,
+    /** User and team API keys, by description (`team_id` set for a team's). */
+    apiKeys: [] as { description: string; team_id?: string }[],
   };
   const calls: Call[] = [];
   /** While set, `GET /users/me` waits for it (a slow first read). */
@@ -122,6 +133,16 @@ export function createFakeServer() {
         return json(
           list((state.permissions[teamId] ?? []).map((id) => ({ id, user_id: USER_ID, team_id: teamId }))),
         );
+      }
+      case "GET /user-api-keys":
+      case "GET /team-api-keys": {
+        const teamId = url.searchParams.get("team_id") ?? undefined;
+        return json(list(state.apiKeys.filter((k) => k.team_id === teamId).map((k, i) => apiKeyJson(k, i))));
+      }
+      case "POST /user-api-keys": {
+        const key = { description: String(body.description) };
+        state.apiKeys.push(key);
+        return json({ ...apiKeyJson(key, state.apiKeys.length), value: "sk_full_key" });
       }
       case "GET /contact-channels":
         return json(

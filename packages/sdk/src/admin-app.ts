@@ -3,8 +3,19 @@
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
+import { configCalls } from "./config-calls.ts";
 import { defined, del, jsonBody, patch } from "./context.ts";
+import { emailTsxCalls, outboxCalls } from "./emails.ts";
+import type { Result } from "./errors.ts";
+import { outsideServiceAdminCalls } from "./outside-services.ts";
+import {
+  type PermissionDefinition,
+  type PermissionDefinitionCreateOptions,
+  type PermissionDefinitionUpdateOptions,
+  permissionDefinitionCalls,
+} from "./permission-definitions.ts";
 import { type ServerAppOptions, StackServerApp } from "./server-app.ts";
+import { sessionReplayCalls } from "./session-replays.ts";
 
 export type AdminAppOptions = Omit<ServerAppOptions, "secretServerKey"> & {
   secretServerKey?: string;
@@ -80,7 +91,8 @@ export type SentEmail = {
   text: string | null;
   html: string | null;
   templateType: string | null;
-  status: "queued" | "sent" | "failed" | "kept";
+  /** `paused` and `skipped`: e-mails apps sent with `sendEmail` (see `listOutboxEmails` for Stack's view). */
+  status: "queued" | "sent" | "failed" | "kept" | "paused" | "skipped";
   attempts: number;
   lastError: string | null;
   createdAt: Date;
@@ -104,6 +116,16 @@ export type ProjectMetrics = {
     passkey: number;
     oauth: { providerId: string; users: number }[];
     none: number;
+  };
+  /** From Stack's browser event tracker, over the events kept (`retentionDays`); anonymous visitors included. */
+  analytics: {
+    retentionDays: number;
+    /** Page views per UTC day, the same days as `dailySignUps`. */
+    dailyPageViews: { date: string; count: number }[];
+    /** Distinct users who sent events in the 24 hours before now. */
+    dailyActiveUsers: number;
+    /** Distinct users who sent events over the days of `dailyPageViews`. */
+    monthlyActiveUsers: number;
   };
 };
 
@@ -174,6 +196,9 @@ const webhookAttemptOf = (json: Json): WebhookAttempt => ({
     typeof json.next_attempt_at_millis === "number" ? new Date(json.next_attempt_at_millis) : null,
 });
 
+/** The project as its admin app sees it (Stack's AdminProject): settings, counts, config calls, update, delete. */
+export type AdminProject = Awaited<ReturnType<StackAdminApp["getProject"]>>;
+
 export class StackAdminApp extends StackServerApp {
   constructor(options: AdminAppOptions) {
     if (
@@ -211,6 +236,9 @@ export class StackAdminApp extends StackServerApp {
       id: string;
       displayName: string;
       createdAtMillis: number;
+      description?: string | null;
+      isProductionMode?: boolean;
+      ownerTeamId?: string | null;
     };
     // The admin view holds every key of the client view's config, and more.
     const config = view.config as Project["config"] & Json;
@@ -219,9 +247,20 @@ export class StackAdminApp extends StackServerApp {
       id: view.id,
       displayName: view.displayName,
       createdAt: new Date(view.createdAtMillis),
+      description: view.description ?? null,
+      isProductionMode: view.isProductionMode ?? false,
+      ownerTeamId: view.ownerTeamId ?? null,
+      // Stack's project branding and its cloud onboarding: Gatehouse projects have no logos and need no onboarding.
+      logoUrl: null as string | null,
+      logoFullUrl: null as string | null,
+      logoDarkModeUrl: null as string | null,
+      logoFullDarkModeUrl: null as string | null,
+      isDevelopmentEnvironment: false,
+      onboardingStatus: "completed" as const,
       config,
       /** What would block production mode, computed here as Stack's SDK does (WIRE.md §7). */
       getProductionModeErrors: async () => productionModeErrors(json),
+      ...configCalls((path, options) => this.adminRequest(path, options)),
       update: async (update: AdminProjectUpdateOptions) => {
         await this.adminRequest(
           "/internal/projects/current",
@@ -356,6 +395,83 @@ export class StackAdminApp extends StackServerApp {
     await this.adminRequest(`/team-permission-definitions/${encodeURIComponent(permissionId)}`, del);
   }
 
+  /** Project permission definitions (Stack's names); the calls are shared with team definitions. */
+  private get projectDefinitions() {
+    return permissionDefinitionCalls(
+      (path, options) => this.adminRequest(path, options),
+      "/project-permission-definitions",
+    );
+  }
+
+  listProjectPermissionDefinitions(): Promise<PermissionDefinition[]> {
+    return this.projectDefinitions.list();
+  }
+
+  createProjectPermissionDefinition(data: PermissionDefinitionCreateOptions): Promise<PermissionDefinition> {
+    return this.projectDefinitions.create(data);
+  }
+
+  updateProjectPermissionDefinition(
+    permissionId: string,
+    data: PermissionDefinitionUpdateOptions,
+  ): Promise<void> {
+    return this.projectDefinitions.update(permissionId, data);
+  }
+
+  deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
+    return this.projectDefinitions.delete(permissionId);
+  }
+
+  // Stack's e-mail methods (emails.ts): the outbox, and the TSX templates, themes and drafts it names.
+  private readonly outbox = outboxCalls((path, options) => this.adminRequest(path, options));
+  private readonly emailTsx = emailTsxCalls((path, options) => this.adminRequest(path, options));
+  readonly listOutboxEmails = this.outbox.listOutboxEmails;
+  readonly getOutboxEmail = this.outbox.getOutboxEmail;
+  readonly updateOutboxEmail = this.outbox.updateOutboxEmail;
+  readonly pauseOutboxEmail = this.outbox.pauseOutboxEmail;
+  readonly unpauseOutboxEmail = this.outbox.unpauseOutboxEmail;
+  readonly cancelOutboxEmail = this.outbox.cancelOutboxEmail;
+  readonly listStackEmailTemplates = this.emailTsx.listStackEmailTemplates;
+  readonly createEmailTemplate = this.emailTsx.createEmailTemplate;
+  readonly deleteEmailTemplate = this.emailTsx.deleteEmailTemplate;
+  readonly listEmailThemes = this.emailTsx.listEmailThemes;
+  readonly createEmailTheme = this.emailTsx.createEmailTheme;
+  readonly updateEmailTheme = this.emailTsx.updateEmailTheme;
+  readonly deleteEmailTheme = this.emailTsx.deleteEmailTheme;
+  readonly listEmailDrafts = this.emailTsx.listEmailDrafts;
+  readonly createEmailDraft = this.emailTsx.createEmailDraft;
+  readonly updateEmailDraft = this.emailTsx.updateEmailDraft;
+  readonly deleteEmailDraft = this.emailTsx.deleteEmailDraft;
+  readonly getEmailPreview = this.emailTsx.getEmailPreview;
+
+  // Stack's payments, AI, analytics, managed-domain and onboarding methods (outside-services.ts).
+  private readonly outside = outsideServiceAdminCalls((path, options) => this.adminRequest(path, options));
+  readonly setupPayments = this.outside.setupPayments;
+  readonly createStripeWidgetAccountSession = this.outside.createStripeWidgetAccountSession;
+  readonly getStripeAccountInfo = this.outside.getStripeAccountInfo;
+  readonly getPaymentMethodConfigs = this.outside.getPaymentMethodConfigs;
+  readonly updatePaymentMethodConfigs = this.outside.updatePaymentMethodConfigs;
+  readonly listTransactions = this.outside.listTransactions;
+  readonly refundTransaction = this.outside.refundTransaction;
+  readonly saveChatMessage = this.outside.saveChatMessage;
+  readonly listChatMessages = this.outside.listChatMessages;
+  readonly rewriteTemplateSourceWithAI = this.outside.rewriteTemplateSourceWithAI;
+  readonly queryAnalytics = this.outside.queryAnalytics;
+  readonly listManagedEmailDomains = this.outside.listManagedEmailDomains;
+  readonly setupManagedEmailProvider = this.outside.setupManagedEmailProvider;
+  readonly checkManagedEmailStatus = this.outside.checkManagedEmailStatus;
+  readonly applyManagedEmailProvider = this.outside.applyManagedEmailProvider;
+  readonly deleteManagedEmailDomain = this.outside.deleteManagedEmailDomain;
+  readonly previewAffectedUsersByOnboardingChange = this.outside.previewAffectedUsersByOnboardingChange;
+
+  // Session replays (session-replays.ts): none are recorded, as on a Stack backend without its replay store.
+  private readonly replays = sessionReplayCalls((path, options) => this.adminRequest(path, options));
+  readonly listSessionReplays = this.replays.listSessionReplays;
+  readonly getSessionReplay = this.replays.getSessionReplay;
+  readonly listSessionReplayChunks = this.replays.listSessionReplayChunks;
+  readonly getSessionReplayChunkEvents = this.replays.getSessionReplayChunkEvents;
+  readonly getSessionReplayEvents = this.replays.getSessionReplayEvents;
+
   async listEmailTemplates() {
     const list = await this.adminRequest<{ items: Json[] }>("/email-templates");
     return list.items.map((t) => ({
@@ -475,8 +591,17 @@ export class StackAdminApp extends StackServerApp {
     return list.items.map(webhookAttemptOf);
   }
 
-  /** Sends the `webhook.test` event to the endpoint at once and answers the attempt. */
-  async sendTestWebhook(endpointId: string): Promise<WebhookAttempt> {
+  /**
+   * Sends the `webhook.test` event to the endpoint at once and answers the attempt; with Stack's `{ endpointId }`
+   * form, Stack's Result instead (an error carries the reason).
+   */
+  sendTestWebhook(endpointId: string): Promise<WebhookAttempt>;
+  sendTestWebhook(options: { endpointId: string }): Promise<Result<undefined, { errorMessage: string }>>;
+  async sendTestWebhook(
+    arg: string | { endpointId: string },
+  ): Promise<WebhookAttempt | Result<undefined, { errorMessage: string }>> {
+    if (typeof arg !== "string") return this.outside.sendTestWebhook(arg);
+    const endpointId = arg;
     const path = `/internal/webhooks/endpoints/${encodeURIComponent(endpointId)}/test`;
     return webhookAttemptOf(await this.adminRequest<Json>(path, jsonBody({})));
   }

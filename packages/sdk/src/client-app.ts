@@ -15,10 +15,13 @@ import {
   SDK_VERSION,
 } from "./app-options.ts";
 import { createAsyncCache } from "./cache.ts";
+import { completeCliLogin, type PromptCliLoginOptions, promptCliLogin } from "./cli-login.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
+import { convexAuthCalls } from "./convex.ts";
 import { expectingErrors, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
 import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
+import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
 import { createSession, type RefreshResult, type Session } from "./session.ts";
 import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
 import { type Credentials, createTransport, type RequestOptions, type Transport } from "./transport.ts";
@@ -58,6 +61,8 @@ export type Project = {
     passkeyEnabled: boolean;
     clientTeamCreationEnabled: boolean;
     clientUserDeletionEnabled: boolean;
+    allowUserApiKeys: boolean;
+    allowTeamApiKeys: boolean;
     oauthProviders: { id: string }[];
   };
 };
@@ -91,6 +96,8 @@ const projectOf = (json: ProjectJson): Project => ({
     passkeyEnabled: json.config.passkey_enabled,
     clientTeamCreationEnabled: json.config.client_team_creation_enabled,
     clientUserDeletionEnabled: json.config.client_user_deletion_enabled,
+    allowUserApiKeys: json.config.allow_user_api_keys,
+    allowTeamApiKeys: json.config.allow_team_api_keys,
     oauthProviders: json.config.oauth_providers.map((p) => ({ id: p.id })),
   },
 });
@@ -254,6 +261,17 @@ export class StackClientApp {
   redirectToHome = () => this.redirectTo(this.urls.home);
   redirectToAccountSettings = () => this.redirectTo(this.urls.accountSettings);
   redirectToAfterSignOut = () => this.redirectTo(this.urls.afterSignOut);
+  redirectToAfterSignUp = () => this.redirectTo(this.urls.afterSignUp);
+  redirectToEmailVerification = () => this.redirectTo(this.urls.emailVerification);
+  redirectToPasswordReset = () => this.redirectTo(this.urls.passwordReset);
+  redirectToForgotPassword = () => this.redirectTo(this.urls.forgotPassword);
+  redirectToOAuthCallback = () => this.redirectTo(this.urls.oauthCallback);
+  redirectToMagicLinkCallback = () => this.redirectTo(this.urls.magicLinkCallback);
+  redirectToTeamInvitation = () => this.redirectTo(this.urls.teamInvitation);
+  redirectToMfa = () => this.redirectTo(this.urls.mfa);
+  redirectToError = () => this.redirectTo(this.urls.error);
+  redirectToCliAuthConfirm = () => this.redirectTo(this.urls.cliAuthConfirm);
+  redirectToOnboarding = () => this.redirectTo(this.urls.onboarding);
 
   /** Where a finished sign-in goes: the page that sent the user to sign in, else afterSignUp / afterSignIn. */
   async redirectToAfterSignIn(options: { isNewUser?: boolean } = {}): Promise<void> {
@@ -434,6 +452,16 @@ export class StackClientApp {
       );
       return { teamDisplayName: details.team_display_name };
     });
+  }
+
+  /** Logs a command-line app in through the browser: shows the confirmation URL, polls, answers a refresh token. */
+  promptCliLogin(options: PromptCliLoginOptions) {
+    return promptCliLogin(this.transport, this.urls.cliAuthConfirm, options);
+  }
+
+  /** [GO] The CLI confirmation page's call: the signed-in user authorizes the CLI login of `loginCode`. */
+  completeCliLogin(loginCode: string) {
+    return completeCliLogin(this.transport, this.requireSession(), loginCode);
   }
 
   /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
@@ -699,6 +727,15 @@ export class StackClientApp {
     authCalls(this.tokensOf(options.tokenStore)).getAuthHeaders();
   getAuthorizationHeader = (options: { tokenStore?: TokenStoreInit } = {}) =>
     authCalls(this.tokensOf(options.tokenStore)).getAuthorizationHeader();
+
+  private readonly convex = convexAuthCalls((tokenStore) => this.sessionOf(tokenStore));
+  readonly getConvexClientAuth = this.convex.getConvexClientAuth;
+  readonly getConvexHttpClientAuth = this.convex.getConvexHttpClientAuth;
+
+  /** Who is signed in, as the access token says, without reading the user (Stack's `from: "token"`). */
+  async getPartialUser(options: GetPartialUserOptions & { tokenStore?: TokenStoreInit }) {
+    return partialUserOf(await this.getAccessToken({ tokenStore: options.tokenStore }), options);
+  }
 
   /** Signs the session's user out (at the server too) and goes to afterSignOut; nothing when nobody is signed in. */
   async signOut(options: { tokenStore?: TokenStoreInit } = {}): Promise<void> {

@@ -2,6 +2,7 @@
 // named and shaped like Stack Auth's published SDK. Framework-agnostic: browsers and Node.
 export {
   type AdminAppOptions,
+  type AdminProject,
   type ApiKeySet,
   type ProjectMetrics,
   type SentEmail,
@@ -10,7 +11,18 @@ export {
   type WebhookEndpoint,
   type WebhookEndpointOptions,
 } from "./admin-app.ts";
+export type {
+  ApiKey,
+  ApiKeyCreationOptions,
+  ApiKeyType,
+  ApiKeyUpdateOptions,
+  TeamApiKey,
+  TeamApiKeyFirstView,
+  UserApiKey,
+  UserApiKeyFirstView,
+} from "./api-keys.ts";
 export { DEFAULT_BASE_URL, SDK_VERSION } from "./app-options.ts";
+export { cliAuthConfirmUrl, type PromptCliLoginOptions } from "./cli-login.ts";
 export {
   type ClientAppOptions,
   type CurrentInternalUser,
@@ -19,6 +31,8 @@ export {
   type Project,
   StackClientApp,
 } from "./client-app.ts";
+export type { ConfigOverrideLevel, PushedConfigSource } from "./config-calls.ts";
+export type { NotificationCategory, OutboxEmail, OutboxUpdateOptions, SendEmailOptions } from "./emails.ts";
 export {
   isKnownError,
   KnownError,
@@ -34,8 +48,19 @@ export {
   readImpersonationLink,
   type SessionTokens,
 } from "./impersonation.ts";
+export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
+export type {
+  PermissionDefinition,
+  PermissionDefinitionCreateOptions,
+  PermissionDefinitionUpdateOptions,
+} from "./permission-definitions.ts";
 export { type ListUsersOptions, type ServerAppOptions, StackServerApp, type UserPage } from "./server-app.ts";
 export type { ServerUser, ServerUserCreateOptions, ServerUserUpdateOptions } from "./server-users.ts";
+export type {
+  AdminSessionReplay,
+  AdminSessionReplayChunk,
+  ListSessionReplaysOptions,
+} from "./session-replays.ts";
 export type { ContactChannel, ServerTeam, Team, TeamUser } from "./teams.ts";
 export {
   cookieTokenStore,
@@ -54,4 +79,9 @@ export {
   RedirectNotTrustedError,
   withReturnTo,
 } from "./urls.ts";
+export type {
+  OAuthProvider,
+  OAuthProviderCreateOptions,
+  OAuthProviderUpdate,
+} from "./user-oauth-providers.ts";
 export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";

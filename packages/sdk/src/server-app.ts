@@ -1,14 +1,22 @@
 // StackServerApp: a back end's app, holding the secret server key. Everything the client app does, plus every user
 // and team of the project (WIRE.md §4.8, §4.10), server-side contact channels and permissions, and sessions made
 // for a user.
+import { checkApiKey } from "./api-keys.ts";
 import { resolveSecretServerKey } from "./app-options.ts";
 import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app.ts";
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
-import { knownErrorIs } from "./errors.ts";
+import { type SendEmailOptions, sendEmail } from "./emails.ts";
+import { knownErrorIs, type Result } from "./errors.ts";
+import { outsideServiceServerCalls } from "./outside-services.ts";
 import { type ServerUser, type ServerUserCreateOptions, serverUser, serverUserJson } from "./server-users.ts";
 import type { Session } from "./session.ts";
 import { type ServerTeam, type ServerTeamUpdateOptions, serverTeam, teamUpdateJson } from "./teams.ts";
 import type { Credentials } from "./transport.ts";
+import {
+  createOAuthProvider,
+  type OAuthProvider,
+  type OAuthProviderCreateOptions,
+} from "./user-oauth-providers.ts";
 import type { CurrentUser } from "./users.ts";
 
 const pick = <T extends object, K extends keyof T>(object: T, keys: K[]) =>
@@ -55,6 +63,16 @@ export class StackServerApp extends StackClientApp {
     };
   }
 
+  /** Stack's `sendEmail`: an HTML body or a template to users, skipping those who turned its category off. */
+  sendEmail(options: SendEmailOptions): Promise<void> {
+    return sendEmail((path, opts) => this.transport.request(path, opts), options);
+  }
+
+  // Stack's e-mail delivery and capacity methods (outside-services.ts).
+  private readonly capacity = outsideServiceServerCalls((path, opts) => this.transport.request(path, opts));
+  readonly getEmailDeliveryStats = this.capacity.getEmailDeliveryStats;
+  readonly activateEmailCapacityBoost = this.capacity.activateEmailCapacityBoost;
+
   /** The signed-in user in the server view: every field, and the server's calls beside the user's own. */
   protected override currentUserOf(session: Session, json: UserJson): CurrentUser {
     const own = super.currentUserOf(session, json);
@@ -77,7 +95,18 @@ export class StackServerApp extends StackClientApp {
   ): Promise<CurrentUser>;
   override async getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
   override async getUser(userId: string): Promise<ServerUser | null>;
-  override async getUser(arg?: string | GetUserOptions): Promise<CurrentUser | ServerUser | null> {
+  /** The user holding a user API key; null when the key is unknown, revoked or expired. */
+  override async getUser(options: {
+    apiKey: string;
+    or?: "return-null" | "anonymous";
+  }): Promise<ServerUser | null>;
+  override async getUser(
+    arg?: string | GetUserOptions | { apiKey: string },
+  ): Promise<CurrentUser | ServerUser | null> {
+    if (typeof arg === "object" && "apiKey" in arg) {
+      const key = await checkApiKey(this.serverContext(), "user", arg.apiKey);
+      return key?.type === "user" ? this.getUser(key.user_id) : null;
+    }
     if (typeof arg !== "string") return super.getUser(arg);
     try {
       return serverUser(this.serverContext(), await this.transport.request<UserJson>(`/users/${arg}`));
@@ -85,6 +114,11 @@ export class StackServerApp extends StackClientApp {
       if (knownErrorIs(error, "USER_NOT_FOUND")) return null;
       throw error;
     }
+  }
+
+  /** Stack's older name for `getUser()` on a server app: the signed-in user of the app's token store. */
+  getServerUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+    return this.getUser(options);
   }
 
   async listUsers(options: ListUsersOptions = {}): Promise<UserPage> {
@@ -121,7 +155,15 @@ export class StackServerApp extends StackClientApp {
     return serverTeam(this.serverContext(), json);
   }
 
-  async getTeam(teamId: string): Promise<ServerTeam | null> {
+  async getTeam(teamId: string): Promise<ServerTeam | null>;
+  /** The team holding a team API key; null when the key is unknown, revoked or expired. */
+  async getTeam(options: { apiKey: string }): Promise<ServerTeam | null>;
+  async getTeam(arg: string | { apiKey: string }): Promise<ServerTeam | null> {
+    if (typeof arg !== "string") {
+      const key = await checkApiKey(this.serverContext(), "team", arg.apiKey);
+      return key?.type === "team" ? this.getTeam(key.team_id) : null;
+    }
+    const teamId = arg;
     try {
       return serverTeam(this.serverContext(), await this.transport.request<TeamJson>(`/teams/${teamId}`));
     } catch (error) {
@@ -135,6 +177,11 @@ export class StackServerApp extends StackClientApp {
       query: defined({ user_id: options.userId }),
     });
     return list.items.map((t) => serverTeam(this.serverContext(), t));
+  }
+
+  /** Links a provider account to a user; OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN is returned. */
+  createOAuthProvider(options: OAuthProviderCreateOptions): Promise<Result<OAuthProvider>> {
+    return createOAuthProvider(this.serverContext(), options);
   }
 
   async updateTeam(teamId: string, update: ServerTeamUpdateOptions): Promise<void> {

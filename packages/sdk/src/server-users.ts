@@ -1,9 +1,15 @@
 // Users as a back end manages them with the secret server key (WIRE.md §4.8): every field, any user of the project,
 // and the calls only servers may make (metadata, permissions, sessions for a user).
+import { apiKeyCalls } from "./api-keys.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
+import { notificationCategoryCalls } from "./emails.ts";
+import { serverCustomerCalls } from "./payments.ts";
+import { serverUserTeamCalls } from "./server-user-teams.ts";
 import { contactChannel, type ServerTeam, serverTeam } from "./teams.ts";
-import { sessionOf, type TeamPermission, type UserUpdateOptions, userData, userUpdateJson } from "./users.ts";
-import type { ContactChannelJson, List, PermissionJson, SessionJson, TeamJson, UserJson } from "./wire.ts";
+import { oauthProviderCalls } from "./user-oauth-providers.ts";
+import { permissionReads, permissionWrites } from "./user-permissions.ts";
+import { sessionOf, type UserUpdateOptions, userData, userUpdateJson } from "./users.ts";
+import type { ContactChannelJson, List, SessionJson, TeamJson, UserJson } from "./wire.ts";
 
 export type ServerUserUpdateOptions = UserUpdateOptions & {
   primaryEmail?: string | null;
@@ -51,13 +57,6 @@ export type ServerUser = ReturnType<typeof serverUser>;
 
 export function serverUser(ctx: ObjectContext, json: UserJson) {
   const path = `/users/${json.id}`;
-  const listPermissions = async (team: { id: string }, options: { recursive?: boolean } = {}) => {
-    const query = { team_id: team.id, user_id: json.id, recursive: options.recursive ?? true };
-    const list = await ctx.request<List<PermissionJson>>("/team-permissions", { query });
-    return list.items.map((p): TeamPermission => ({ id: p.id }));
-  };
-  const permissionPath = (team: { id: string }, permissionId: string) =>
-    `/team-permissions/${team.id}/${json.id}/${encodeURIComponent(permissionId)}`;
   return {
     ...userData(json),
     lastActiveAt: new Date(json.last_active_at_millis ?? 0),
@@ -94,6 +93,7 @@ export function serverUser(ctx: ObjectContext, json: UserJson) {
       const list = await ctx.request<List<TeamJson>>("/teams", { query: { user_id: json.id } });
       return list.items.map((t) => serverTeam(ctx, t));
     },
+    ...serverUserTeamCalls(ctx, json),
     async createTeam(data: { displayName: string; profileImageUrl?: string | null }): Promise<ServerTeam> {
       const team = await ctx.request<TeamJson>(
         "/teams",
@@ -131,19 +131,13 @@ export function serverUser(ctx: ObjectContext, json: UserJson) {
       );
       return contactChannel(ctx, json.id, created);
     },
-    listPermissions,
-    async hasPermission(team: { id: string }, permissionId: string) {
-      return (await listPermissions(team)).some((p) => p.id === permissionId);
-    },
-    async getPermission(team: { id: string }, permissionId: string) {
-      return (await listPermissions(team)).find((p) => p.id === permissionId) ?? null;
-    },
-    async grantPermission(team: { id: string }, permissionId: string) {
-      await ctx.request(permissionPath(team, permissionId), jsonBody({}));
-    },
-    async revokePermission(team: { id: string }, permissionId: string) {
-      await ctx.request(permissionPath(team, permissionId), del);
-    },
+    // Team permissions with a team first argument, project permissions without (Stack's overloads).
+    ...permissionReads(ctx, json.id),
+    ...notificationCategoryCalls(ctx, json.id),
+    ...apiKeyCalls(ctx, "user", json.id),
+    ...serverCustomerCalls(ctx, "user", json.id),
+    ...permissionWrites(ctx, json.id),
+    ...oauthProviderCalls(ctx, json.id),
     async getActiveSessions() {
       const list = await ctx.request<List<SessionJson>>("/auth/sessions", { query: { user_id: json.id } });
       return list.items.map(sessionOf);

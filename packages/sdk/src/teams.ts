@@ -1,6 +1,8 @@
 // Teams, their members and invitations, and contact channels, as a signed-in user sees them (client access) and as a
 // back end sees them (server access). Each object carries its data and the calls that act on it (WIRE.md §4.9–§4.11).
+import { apiKeyCalls } from "./api-keys.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
+import { customerCalls, serverCustomerCalls } from "./payments.ts";
 import { type ServerUser, serverUser } from "./server-users.ts";
 import type {
   ContactChannelJson,
@@ -99,18 +101,21 @@ function teamData(json: TeamJson) {
   };
 }
 
-export type Team = ReturnType<typeof teamData> & {
-  inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
-  listUsers(): Promise<TeamUser[]>;
-  listInvitations(): Promise<SentTeamInvitation[]>;
-  update(update: TeamUpdateOptions): Promise<void>;
-  delete(): Promise<void>;
-  removeUser(userId: string): Promise<void>;
-};
+export type Team = ReturnType<typeof teamData> &
+  ReturnType<typeof customerCalls> &
+  ReturnType<typeof apiKeyCalls<"team">> & {
+    inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
+    listUsers(): Promise<TeamUser[]>;
+    listInvitations(): Promise<SentTeamInvitation[]>;
+    update(update: TeamUpdateOptions): Promise<void>;
+    delete(): Promise<void>;
+    removeUser(userId: string): Promise<void>;
+  };
 
 /** The calls a team offers at both access levels; `ctx` decides which keys (and session) they run with. */
 function teamCalls(ctx: ObjectContext, id: string) {
   return {
+    ...apiKeyCalls(ctx, "team", id),
     async inviteUser(options: { email: string; callbackUrl?: string }) {
       await ctx.request(
         "/team-invitations/send-code",
@@ -147,6 +152,7 @@ export function clientTeam(ctx: ObjectContext, json: TeamJson): Team {
   return {
     ...teamData(json),
     ...teamCalls(ctx, json.id),
+    ...customerCalls(ctx, "team", json.id),
     async listUsers() {
       const list = await ctx.request<List<MemberProfileJson>>("/team-member-profiles", {
         query: { team_id: json.id },
@@ -156,18 +162,20 @@ export function clientTeam(ctx: ObjectContext, json: TeamJson): Team {
   };
 }
 
-export type ServerTeam = Omit<Team, "update" | "listUsers"> & {
-  createdAt: Date;
-  serverMetadata: unknown;
-  update(update: ServerTeamUpdateOptions): Promise<void>;
-  listUsers(): Promise<(ServerUser & Pick<TeamUser, "teamProfile">)[]>;
-  addUser(userId: string): Promise<void>;
-};
+export type ServerTeam = Omit<Team, "update" | "listUsers"> &
+  ReturnType<typeof serverCustomerCalls> & {
+    createdAt: Date;
+    serverMetadata: unknown;
+    update(update: ServerTeamUpdateOptions): Promise<void>;
+    listUsers(): Promise<(ServerUser & Pick<TeamUser, "teamProfile">)[]>;
+    addUser(userId: string): Promise<void>;
+  };
 
 export function serverTeam(ctx: ObjectContext, json: TeamJson): ServerTeam {
   return {
     ...teamData(json),
     ...teamCalls(ctx, json.id),
+    ...serverCustomerCalls(ctx, "team", json.id),
     createdAt: new Date(json.created_at_millis ?? 0),
     serverMetadata: json.server_metadata ?? null,
     async listUsers() {

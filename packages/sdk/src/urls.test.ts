@@ -32,6 +32,8 @@ describe("resolveUrls", () => {
       teamInvitation: "/handler/team-invitation",
       mfa: "/handler/mfa",
       impersonation: "/handler/impersonation",
+      cliAuthConfirm: "/handler/cli-auth-confirm",
+      onboarding: "/handler/onboarding",
     });
   });
 

@@ -21,6 +21,10 @@ export type HandlerUrls = {
   mfa: string;
   /** [GO] Where the dashboard's Impersonate hands an impersonation session to the app. */
   impersonation: string;
+  /** Where a signed-in user confirms a CLI login (`promptCliLogin`). */
+  cliAuthConfirm: string;
+  /** Stack's page for a restricted user to finish signing up (e.g. verify their e-mail). */
+  onboarding: string;
 };
 export type HandlerName = keyof HandlerUrls;
 
@@ -42,6 +46,8 @@ const HANDLER_PAGES = {
   teamInvitation: "team-invitation",
   mfa: "mfa",
   impersonation: "impersonation",
+  cliAuthConfirm: "cli-auth-confirm",
+  onboarding: "onboarding",
 } as const;
 
 /** Fills in Stack's defaults: handler `/handler`, home `/`, afterSignIn = home, afterSignUp = afterSignIn, afterSignOut = home. */

@@ -1,9 +1,12 @@
 // Users as the SDK hands them out: the signed-in user (CurrentUser, client access, its own session) and users as a
 // back end manages them (ServerUser). Each carries the wire object's data in camelCase and the calls that act on it
 // (WIRE.md §4.6, §4.8–§4.12, §4.17).
+import { apiKeyCalls } from "./api-keys.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
+import { notificationCategoryCalls } from "./emails.ts";
 import { expectingErrors, type KnownError, knownErrorIs, type Result } from "./errors.ts";
 import { isImpersonationSession } from "./impersonation.ts";
+import { customerCalls } from "./payments.ts";
 import {
   type ContactChannel,
   clientTeam,
@@ -13,12 +16,13 @@ import {
   type Team,
   type TeamMemberProfile,
 } from "./teams.ts";
+import { oauthProviderCalls } from "./user-oauth-providers.ts";
+import { permissionReads } from "./user-permissions.ts";
 import { browserWebAuthn, createPasskey } from "./webauthn.ts";
 import type {
   ContactChannelJson,
   List,
   MemberProfileJson,
-  PermissionJson,
   SessionJson,
   TeamInvitationJson,
   TeamJson,
@@ -107,7 +111,7 @@ export const sessionOf = (s: SessionJson): ActiveSession => ({
   isCurrentSession: s.is_current_session,
 });
 
-export type TeamPermission = { id: string };
+export type { TeamPermission } from "./user-permissions.ts";
 
 /** What a user can do about themselves, on the session `ctx` carries (client access, `me`). */
 function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
@@ -115,11 +119,6 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
     (await ctx.request<List<TeamJson>>("/teams", { query: { user_id: "me" } })).items.map((t) =>
       clientTeam(ctx, t),
     );
-  const listPermissions = async (team: { id: string }, options: { recursive?: boolean } = {}) => {
-    const query = { team_id: team.id, user_id: "me", recursive: options.recursive ?? true };
-    const list = await ctx.request<List<PermissionJson>>("/team-permissions", { query });
-    return list.items.map((p): TeamPermission => ({ id: p.id }));
-  };
   return {
     async update(update: UserUpdateOptions) {
       await ctx.request("/users/me", patch(userUpdateJson(update)));
@@ -223,13 +222,11 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
       });
       return list.items.map((i) => receivedInvitation(ctx, i));
     },
-    listPermissions,
-    async getPermission(team: { id: string }, permissionId: string): Promise<TeamPermission | null> {
-      return (await listPermissions(team)).find((p) => p.id === permissionId) ?? null;
-    },
-    async hasPermission(team: { id: string }, permissionId: string): Promise<boolean> {
-      return (await listPermissions(team)).some((p) => p.id === permissionId);
-    },
+    // Team permissions with a team first argument, project permissions without (Stack's overloads).
+    ...permissionReads(ctx, "me"),
+    ...notificationCategoryCalls(ctx, "me"),
+    ...apiKeyCalls(ctx, "user", "me"),
+    ...oauthProviderCalls(ctx, "me"),
     async getActiveSessions(): Promise<ActiveSession[]> {
       const list = await ctx.request<List<SessionJson>>("/auth/sessions", { query: { user_id: "me" } });
       return list.items.map(sessionOf);
@@ -319,7 +316,8 @@ export function authCalls(getTokens: () => Promise<TokenPair>) {
 
 export type CurrentUser = ReturnType<typeof userData> &
   ReturnType<typeof ownCalls> &
-  ReturnType<typeof authCalls> & {
+  ReturnType<typeof authCalls> &
+  ReturnType<typeof customerCalls> & {
     selectedTeam: Team | null;
     currentSession: {
       getTokens(): Promise<TokenPair>;
@@ -337,6 +335,7 @@ export function currentUser(
     ...userData(json),
     ...ownCalls(ctx, session.signOut),
     ...authCalls(session.getTokens),
+    ...customerCalls(ctx, "user", json.id),
     selectedTeam: json.selected_team && clientTeam(ctx, json.selected_team),
     currentSession: { getTokens: session.getTokens, isImpersonation: () => isImpersonationSession(ctx) },
   };

@@ -88,6 +88,8 @@ export type ProjectJson = {
     passkey_enabled: boolean;
     client_team_creation_enabled: boolean;
     client_user_deletion_enabled: boolean;
+    allow_user_api_keys: boolean;
+    allow_team_api_keys: boolean;
     oauth_providers: { id: string }[];
   };
 };

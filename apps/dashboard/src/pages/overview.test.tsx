@@ -35,9 +35,26 @@ beforeAll(async () => {
     displayName: "Bob Builder",
     oauthProviders: [{ providerId: "github", accountId: "42", email: "bob@example.com" }],
   });
-  await server.signIn(project.id, { email: "cat@example.com" });
+  const cat = await server.signIn(project.id, { email: "cat@example.com" });
   await server.signIn(project.id, { audience: "anonymous" });
   await app.createTeam({ displayName: "Crew" });
+  // Three page views and a click from the app's event tracker: one visitor signed in, the other not.
+  type TrackedEvent = { event_type: "$page-view" | "$click"; event_at_ms: number; data: { path: string } };
+  const view: TrackedEvent = { event_type: "$page-view", event_at_ms: 1, data: { path: "/" } };
+  const batch = (events: TrackedEvent[]) => ({
+    session_replay_segment_id: crypto.randomUUID(),
+    batch_id: crypto.randomUUID(),
+    sent_at_ms: 1,
+    events,
+  });
+  await server.deps.analytics.record(
+    { projectId: project.id, userId: cat.userId, sessionId: null },
+    batch([view, view]),
+  );
+  await server.deps.analytics.record(
+    { projectId: project.id, userId: null, sessionId: null },
+    batch([view, { ...view, event_type: "$click" }]),
+  );
 });
 
 const figure = (label: string) =>
@@ -52,6 +69,9 @@ describe("the overview", () => {
     expect(figure("Teams")).toBe("1");
     expect(figure("Active sessions")).toBe("2");
     expect(figure("Anonymous users")).toBe("1");
+    expect(figure("Page views")).toBe("3");
+    expect(figure("Daily visitors")).toBe("1");
+    expect(figure("Monthly visitors")).toBe("1");
 
     const latest = await screen.findByRole("list", { name: "Latest sign-ups" });
     const people = within(latest).getAllByRole("listitem");

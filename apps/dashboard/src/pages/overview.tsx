@@ -1,6 +1,6 @@
 // A project's first page: its figures (users, daily and monthly active users, teams, active sessions, anonymous
-// users), the latest sign-ups, users by sign-in method, sign-ups per day over the last 30 days, its id, and links to
-// its sections. Refresh reads the figures and the latest sign-ups again.
+// users, page views and visitors from the app's event tracker), the latest sign-ups, users by sign-in method,
+// sign-ups per day over the last 30 days, its id, and links to its sections. Refresh reads them all again.
 import type { ProjectMetrics } from "@gatehouse/react";
 import { Button } from "@gatehouse/react/ui";
 import { useEffect } from "react";
@@ -79,6 +79,8 @@ function Figures({ project }: ProjectScreenProps) {
   );
 }
 
+const sum = (days: { count: number }[]) => days.reduce((total, day) => total + day.count, 0);
+
 function FigureList({ metrics }: { metrics: ProjectMetrics }) {
   const stats: [label: string, value: number, note: string][] = [
     ["Users", metrics.totalUsers, "not counting anonymous ones"],
@@ -87,6 +89,10 @@ function FigureList({ metrics }: { metrics: ProjectMetrics }) {
     ["Teams", metrics.totalTeams, ""],
     ["Active sessions", metrics.activeSessions, "signed in and not expired"],
     ["Anonymous users", metrics.totalAnonymousUsers, ""],
+    // Reported by Stack's browser event tracker from the app's pages (anonymous visitors included).
+    ["Page views", sum(metrics.analytics.dailyPageViews), "in your app over the last 30 days"],
+    ["Daily visitors", metrics.analytics.dailyActiveUsers, "seen in your app in the last 24 hours"],
+    ["Monthly visitors", metrics.analytics.monthlyActiveUsers, "seen in your app in the last 30 days"],
   ];
   return (
     <ul className="dash-stats dash-plain-list" aria-label="Figures">

@@ -13,7 +13,10 @@ export type SealedTokens = Pick<
 
 export function createOAuthAccountsRepo(db: Db) {
   return {
-    /** The account with this id at this provider, whoever owns it. */
+    /**
+     * The account that signs in as this id at this provider, whoever owns it. Accounts with `allow_sign_in` off
+     * never sign anyone in (as in Stack), so they are not found here.
+     */
     async find(
       executor: Db,
       projectId: string,
@@ -28,9 +31,79 @@ export function createOAuthAccountsRepo(db: Db) {
             eq(oauthAccounts.projectId, projectId),
             eq(oauthAccounts.providerId, providerId),
             eq(oauthAccounts.accountId, accountId),
+            eq(oauthAccounts.allowSignIn, true),
           ),
         );
       return row;
+    },
+
+    /** One record by its id, within a project (and of one user, when given). */
+    async findById(
+      executor: Db,
+      projectId: string,
+      id: string,
+      userId?: string,
+    ): Promise<OAuthAccountRow | undefined> {
+      const [row] = await executor
+        .select()
+        .from(oauthAccounts)
+        .where(
+          and(
+            eq(oauthAccounts.projectId, projectId),
+            eq(oauthAccounts.id, id),
+            userId === undefined ? undefined : eq(oauthAccounts.userId, userId),
+          ),
+        );
+      return row;
+    },
+
+    /** The project's records, or one user's, oldest first. */
+    async listForProject(projectId: string, userId?: string, executor: Db = db): Promise<OAuthAccountRow[]> {
+      return executor
+        .select()
+        .from(oauthAccounts)
+        .where(
+          and(
+            eq(oauthAccounts.projectId, projectId),
+            userId === undefined ? undefined : eq(oauthAccounts.userId, userId),
+          ),
+        )
+        .orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
+    },
+
+    /** Records at a provider matching every given field (the uniqueness checks of `/oauth-providers`). */
+    async listMatching(
+      executor: Db,
+      projectId: string,
+      match: { providerId: string; userId?: string; accountId?: string; allowSignIn?: boolean },
+    ): Promise<OAuthAccountRow[]> {
+      return executor
+        .select()
+        .from(oauthAccounts)
+        .where(
+          and(
+            eq(oauthAccounts.projectId, projectId),
+            eq(oauthAccounts.providerId, match.providerId),
+            match.userId === undefined ? undefined : eq(oauthAccounts.userId, match.userId),
+            match.accountId === undefined ? undefined : eq(oauthAccounts.accountId, match.accountId),
+            match.allowSignIn === undefined ? undefined : eq(oauthAccounts.allowSignIn, match.allowSignIn),
+          ),
+        );
+    },
+
+    async update(
+      tx: Db,
+      id: string,
+      changes: Partial<
+        Pick<OAuthAccountRow, "allowSignIn" | "allowConnectedAccounts" | "email" | "accountId">
+      >,
+    ): Promise<OAuthAccountRow | undefined> {
+      const [row] = await tx.update(oauthAccounts).set(changes).where(eq(oauthAccounts.id, id)).returning();
+      return row;
+    },
+
+    async delete(tx: Db, id: string): Promise<void> {
+      await tx.delete(oauthAccounts).where(eq(oauthAccounts.id, id));
     },
 
     /** A user's accounts, oldest first; only those at `providerId` when given. */

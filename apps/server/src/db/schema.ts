@@ -5,6 +5,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   foreignKey,
   index,
   integer,
@@ -61,6 +62,33 @@ export const apiKeySets = pgTable(
     uniqueIndex("api_key_sets_pck_hash_idx").on(t.publishableClientKeyHash),
     uniqueIndex("api_key_sets_ssk_hash_idx").on(t.secretServerKeyHash),
     uniqueIndex("api_key_sets_sak_hash_idx").on(t.superSecretAdminKeyHash),
+  ],
+);
+
+/**
+ * API keys held by a user or a team (exactly one of them) of a project, which the app's back end checks. Like the
+ * project keys, only the SHA-256 hash and the last four characters are kept.
+ */
+export const ownedApiKeys = pgTable(
+  "owned_api_keys",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    teamId: uuid("team_id").references(() => teams.id, { onDelete: "cascade" }),
+    description: text("description").notNull(),
+    isPublic: boolean("is_public").notNull(),
+    keyHash: text("key_hash").notNull(),
+    lastFour: text("last_four").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    manuallyRevokedAt: timestamp("manually_revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("owned_api_keys_hash_idx").on(t.keyHash),
+    index("owned_api_keys_user_idx").on(t.projectId, t.userId),
+    index("owned_api_keys_team_idx").on(t.projectId, t.teamId),
+    check("owned_api_keys_one_owner", sql`(${t.userId} is null) <> (${t.teamId} is null)`),
   ],
 );
 
@@ -154,10 +182,17 @@ export const oauthAccounts = pgTable(
     sealedRefreshToken: text("sealed_refresh_token"),
     /** The scopes the provider granted, as it reported them (space-separated), or null when it did not say. */
     grantedScopes: text("granted_scopes"),
+    /** Whether the account signs its user in; off, it is only a connected account (Stack's `allow_sign_in`). */
+    allowSignIn: boolean("allow_sign_in").notNull().default(true),
+    /** Whether apps may get provider tokens for it (Stack's `allow_connected_accounts`). */
+    allowConnectedAccounts: boolean("allow_connected_accounts").notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("oauth_accounts_provider_account_idx").on(t.projectId, t.providerId, t.accountId),
+    // Only one account signs in as a given provider account; others (connected only) may repeat it, as in Stack.
+    uniqueIndex("oauth_accounts_provider_account_idx")
+      .on(t.projectId, t.providerId, t.accountId)
+      .where(sql`${t.allowSignIn}`),
     index("oauth_accounts_user_idx").on(t.userId),
   ],
 );
@@ -263,17 +298,38 @@ export const teamPermissionGrants = pgTable(
   ],
 );
 
-/** A project's own team permission definitions; the `$` system permissions are built in, not stored. */
+/**
+ * A project's own permission definitions; the `$` system permissions are built in, not stored. Team and project
+ * definitions share one id space, as in Stack (an id names one definition of one scope).
+ */
 export const permissionDefinitions = pgTable(
   "permission_definitions",
   {
     projectId: projectIdColumn(),
     id: text("id").notNull(),
+    scope: text("scope").$type<"team" | "project">().notNull().default("team"),
     description: text("description"),
     containedPermissionIds: jsonb("contained_permission_ids").$type<string[]>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/** Direct grants of project permissions to users; contained permissions are expanded when read, never stored. */
+export const projectPermissionGrants = pgTable(
+  "project_permission_grants",
+  {
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    permissionId: text("permission_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.permissionId] }),
+    index("project_permission_grants_permission_idx").on(t.projectId, t.permissionId),
+  ],
 );
 
 /**
@@ -484,7 +540,22 @@ export const emailOutbox = pgTable(
     html: text("html"),
     text: text("text"),
     templateType: text("template_type").notNull(),
-    status: text("status").$type<"queued" | "sent" | "failed" | "kept">().notNull(),
+    /**
+     * `paused` and `skipped` rows are never claimed by the worker (it takes `queued` only): an admin paused or
+     * cancelled them, or the recipient had unsubscribed (`skipped_reason`, Stack's reasons).
+     */
+    status: text("status").$type<"queued" | "sent" | "failed" | "kept" | "paused" | "skipped">().notNull(),
+    skippedReason: text("skipped_reason"),
+    /** The user an app's `POST /emails/send-email` wrote to (no foreign key: the record outlives the user). */
+    userId: uuid("user_id"),
+    /** Stack's notification category of the e-mail; null for our own transactional e-mails. */
+    notificationCategoryId: text("notification_category_id"),
+    /** The one-click unsubscribe URL sent as the `List-Unsubscribe` header (marketing e-mail). */
+    listUnsubscribeUrl: text("list_unsubscribe_url"),
+    /** Stack's template id an app sent with, and its variables, as `GET /emails/outbox` reports them. */
+    stackTemplateId: text("stack_template_id"),
+    variables: jsonb("variables").$type<Record<string, unknown>>(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull(),
     createdAt: createdAt(),
@@ -495,6 +566,21 @@ export const emailOutbox = pgTable(
     index("email_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index("email_outbox_project_idx").on(t.projectId, t.createdAt),
   ],
+);
+
+/** A user's choice per notification category (Stack's fixed categories); no row means the category's default. */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    categoryId: text("category_id").notNull(),
+    enabled: boolean("enabled").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.categoryId] })],
 );
 
 /**
@@ -522,4 +608,116 @@ export const retiredRefreshTokens = pgTable(
     retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [index("retired_refresh_tokens_session_idx").on(t.sessionId)],
+);
+
+/**
+ * CLI login attempts (Stack's `/auth/cli`): the CLI holds the polling code, the browser the login code; both are
+ * kept only as SHA-256 hashes. `completed` names the user who confirmed (the CLI's session is opened when it polls,
+ * so no refresh token is ever stored); `anonUserId` is the CLI's anonymous user, when it sent one.
+ */
+export const cliAuthAttempts = pgTable(
+  "cli_auth_attempts",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    pollingCodeHash: text("polling_code_hash").notNull(),
+    loginCodeHash: text("login_code_hash").notNull(),
+    anonUserId: uuid("anon_user_id"),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("cli_auth_attempts_polling_idx").on(t.pollingCodeHash),
+    uniqueIndex("cli_auth_attempts_login_idx").on(t.loginCodeHash),
+  ],
+);
+
+/**
+ * Config-as-code overrides (Stack's `/internal/config/override/{level}`), one row per project and level. The
+ * override is sealed with the server secret (it may hold provider secrets or SMTP passwords); `source` is where a
+ * pushed (branch) config came from.
+ */
+export const configOverrides = pgTable(
+  "config_overrides",
+  {
+    projectId: projectIdColumn(),
+    level: text("level").$type<"project" | "branch" | "environment">().notNull(),
+    sealedConfig: text("sealed_config").notNull(),
+    source: jsonb("source").$type<Record<string, unknown>>(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.level] })],
+);
+
+/**
+ * Page views and clicks from Stack's browser event tracker (POST /analytics/events/batch), kept for the retention
+ * period (GATEHOUSE_ANALYTICS_RETENTION_DAYS) and counted on the overview. Times are the server's receipt time
+ * (`created_at`, trusted: retention and counts use it) and the browser's (`event_at`, as sent).
+ */
+export const analyticsEvents = pgTable(
+  "analytics_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: projectIdColumn(),
+    /** The signed-in (or anonymous) user who sent it; their events go with them. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** The session (refresh token) of the access token; kept, as null, after the session ends. */
+    sessionId: uuid("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    eventType: text("event_type").notNull(),
+    data: jsonb("data").notNull(),
+    batchId: uuid("batch_id").notNull(),
+    segmentId: uuid("segment_id").notNull(),
+    eventAt: timestamp("event_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** The overview's counts of a project's recent events. */
+    index("analytics_events_project_created_idx").on(t.projectId, t.createdAt),
+    /** Pruning past the retention period, over every project. */
+    index("analytics_events_created_idx").on(t.createdAt),
+    index("analytics_events_user_idx").on(t.userId),
+    index("analytics_events_session_idx").on(t.sessionId),
+  ],
+);
+
+/** Messages of the dashboard's AI chat threads (`/internal/ai-chat/{thread}`), stored as the dashboard sends them. */
+export const aiChatMessages = pgTable(
+  "ai_chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Insertion order: several messages can share a millisecond, and the thread is read oldest first. */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    projectId: projectIdColumn(),
+    threadId: text("thread_id").notNull(),
+    content: jsonb("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ai_chat_messages_thread_idx").on(t.projectId, t.threadId, t.seq)],
+);
+
+/** A project's e-mail capacity boost (`POST /emails/capacity-boost`): one row, replaced when a new boost starts. */
+export const emailCapacityBoosts = pgTable("email_capacity_boosts", {
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/**
+ * Data vault values (`/data-vault/stores/{id}/…`): the SDK hashes the key and encrypts the value with the app's
+ * secret before sending; the server seals that ciphertext again with its own secret, like Stack's KMS layer.
+ */
+export const dataVaultEntries = pgTable(
+  "data_vault_entries",
+  {
+    projectId: projectIdColumn(),
+    storeId: text("store_id").notNull(),
+    hashedKey: text("hashed_key").notNull(),
+    sealedValue: text("sealed_value").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.storeId, t.hashedKey] })],
 );

@@ -15,6 +15,8 @@ export type TeamRow = typeof teams.$inferSelect;
 export type MemberRow = typeof teamMembers.$inferSelect;
 export type GrantRow = typeof teamPermissionGrants.$inferSelect;
 export type DefinitionRow = typeof permissionDefinitions.$inferSelect;
+/** Team definitions apply inside a team; project ones to a user outside any team. */
+export type DefinitionScope = DefinitionRow["scope"];
 export type GrantKey = { teamId: string; userId: string; permissionId: string };
 /** A membership with its user, for member profiles (the per-team name and image fall back to the user's own). */
 export type MemberProfileRow = { member: MemberRow; user: UserRecord };
@@ -228,11 +230,16 @@ export function createTeamsRepo(db: Db) {
       return row;
     },
 
-    listDefinitions(projectId: string, executor: Db = db): Promise<DefinitionRow[]> {
+    /** The definitions of one scope (team ones unless told); ids are unique across scopes. */
+    listDefinitions(
+      projectId: string,
+      executor: Db = db,
+      scope: DefinitionScope = "team",
+    ): Promise<DefinitionRow[]> {
       return executor
         .select()
         .from(permissionDefinitions)
-        .where(eq(permissionDefinitions.projectId, projectId))
+        .where(and(eq(permissionDefinitions.projectId, projectId), eq(permissionDefinitions.scope, scope)))
         .orderBy(asc(permissionDefinitions.id));
     },
 
@@ -241,7 +248,7 @@ export function createTeamsRepo(db: Db) {
     },
 
     /**
-     * The project's definitions, locked until the transaction ends: definition changes of one project run one at
+     * The project's definitions of every scope, locked until the transaction ends: definition changes of one project run one at
      * a time, each seeing the others' result.
      */
     lockDefinitions(tx: Db, projectId: string): Promise<DefinitionRow[]> {
@@ -302,14 +309,34 @@ export function createTeamsRepo(db: Db) {
         );
     },
 
-    /** Which of these permission ids the project defines (for grants: unknown ids are refused or skipped). */
-    async existingDefinitionIds(executor: Db, projectId: string, ids: string[]): Promise<string[]> {
+    /** Which of these permission ids the project defines in a scope (for grants: unknown ids are refused or skipped). */
+    async existingDefinitionIds(
+      executor: Db,
+      projectId: string,
+      ids: string[],
+      scope: DefinitionScope = "team",
+    ): Promise<string[]> {
       if (ids.length === 0) return [];
       const rows = await executor
         .select({ id: permissionDefinitions.id })
         .from(permissionDefinitions)
-        .where(and(eq(permissionDefinitions.projectId, projectId), inArray(permissionDefinitions.id, ids)));
+        .where(
+          and(
+            eq(permissionDefinitions.projectId, projectId),
+            eq(permissionDefinitions.scope, scope),
+            inArray(permissionDefinitions.id, ids),
+          ),
+        );
       return rows.map((r) => r.id);
+    },
+
+    /** The scope of a definition, whichever it is; undefined when the project has no such definition. */
+    async definitionScope(executor: Db, projectId: string, id: string): Promise<DefinitionScope | undefined> {
+      const [row] = await executor
+        .select({ scope: permissionDefinitions.scope })
+        .from(permissionDefinitions)
+        .where(and(eq(permissionDefinitions.projectId, projectId), eq(permissionDefinitions.id, id)));
+      return row?.scope;
     },
   };
 }

@@ -16,7 +16,15 @@ export type SmtpSettings = {
  * `messageId`: an outbox e-mail passes its row's own, so every attempt carries the same one; a one-off send (the
  * settings test e-mail) leaves it out and nodemailer makes one up.
  */
-export type OutgoingEmail = { messageId?: string; to: string; subject: string; html?: string; text?: string };
+export type OutgoingEmail = {
+  messageId?: string;
+  to: string;
+  subject: string;
+  html?: string;
+  text?: string;
+  /** Extra headers (List-Unsubscribe); nodemailer folds and encodes them. */
+  headers?: Record<string, string>;
+};
 
 /** The project's own SMTP server, or undefined for `shared` (the instance default applies). */
 export function smtpFromEmailConfig(config: ProjectConfig["email_config"]): SmtpSettings | undefined {
@@ -158,6 +166,7 @@ export function createMailer(options: { maxTransports?: number; sendTimeoutMs?: 
             subject: email.subject,
             html: email.html,
             text: email.text,
+            headers: email.headers,
           }),
           timeout,
         ]);

@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 
-export type EmailStatus = "queued" | "sent" | "failed" | "kept";
+export type EmailStatus = OutboxRow["status"];
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 
 export type NewOutboxEmail = {
@@ -160,6 +160,11 @@ export function createEmailOutbox(deps: { db: Db; clock: Clock }) {
 
     async markFailed(id: string, attempts: number, error: string): Promise<void> {
       await settle(id, { status: "failed", attempts, lastError: error });
+    },
+
+    /** Not sent after all (the recipient unsubscribed since it was queued): Stack's `skipped`, with its reason. */
+    async markSkipped(id: string, reason: string): Promise<void> {
+      await settle(id, { status: "skipped", skippedReason: reason, updatedAt: clock.now() });
     },
 
     /** Clears the bodies of e-mails sent before `sentBefore` (they carry sign-in links; the list keeps the rest). */

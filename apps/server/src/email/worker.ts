@@ -49,6 +49,11 @@ export type EmailWorkerOptions = {
   /** How long a claimed row is reserved; must exceed the mailer's send timeout so no two workers send it at once. */
   leaseMs?: number;
   mailer?: Mailer;
+  /**
+   * Why a due e-mail must not go out after all (its recipient turned the category off since it was queued), or
+   * undefined to send it.
+   */
+  skipReason?(row: OutboxRow): Promise<string | undefined>;
 };
 
 export function createEmailWorker(options: EmailWorkerOptions) {
@@ -64,6 +69,11 @@ export function createEmailWorker(options: EmailWorkerOptions) {
   async function deliver(row: OutboxRow): Promise<void> {
     const attempts = row.attempts + 1;
     try {
+      const skipReason = await options.skipReason?.(row);
+      if (skipReason) {
+        await outbox.markSkipped(row.id, skipReason);
+        return;
+      }
       const project = await options.getProjectEmail(row.projectId);
       const smtp = project.smtp ?? options.defaultSmtp;
       if (!smtp) {
@@ -91,6 +101,13 @@ export function createEmailWorker(options: EmailWorkerOptions) {
         subject: row.subject,
         html: row.html ?? undefined,
         text: row.text ?? undefined,
+        // RFC 2369 and RFC 8058: mail clients show an unsubscribe button that POSTs to the link.
+        headers: row.listUnsubscribeUrl
+          ? {
+              "List-Unsubscribe": `<${row.listUnsubscribeUrl}>`,
+              "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            }
+          : undefined,
       });
       await outbox.markSent(row.id, attempts, clock.now());
     } catch (err) {

@@ -1,6 +1,8 @@
 // What a fuzzed request may get back: never a 5xx; a 4xx is a known error of the catalogue with its code in both
 // header spellings, or one of the few plain-text and OAuth answers WIRE.md documents as not known errors.
 import { KnownErrors } from "@gatehouse/contract";
+import { PAYMENTS_NOT_SET_UP, STRIPE_UNAVAILABLE } from "../unconfigured/payments.ts";
+import { AI_UNAVAILABLE, FEEDBACK_UNAVAILABLE, MANAGED_EMAIL_UNAVAILABLE } from "../unconfigured/routes.ts";
 
 /** An exact text, or a pattern for texts with a value in them. */
 const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
@@ -114,6 +116,112 @@ const TEXT_ERRORS: { status: number; text: RegExp; wire: string }[] = [
     status: 400,
     text: exactly("The development provider has no tokens to refresh."),
     wire: "§1.7 [GO] §4.5",
+  },
+  // E-mail for apps (issue 16, routes/emails.ts and email-tsx.ts): Stack Auth's own plain-text answers.
+  {
+    status: 403,
+    text: /^You can only (view|manage) your own notification preferences$/,
+    wire: "§1.7 [Stack] e-mail",
+  },
+  { status: 404, text: exactly("Notification category not found"), wire: "§1.7 [Stack] e-mail" },
+  {
+    status: 400,
+    text: exactly("Notification category not found with given name"),
+    wire: "§1.7 [Stack] e-mail",
+  },
+  {
+    status: 400,
+    text: /^No (template found with given template_id|draft found with given draft_id)$/,
+    wire: "§1.7 [Stack] e-mail",
+  },
+  { status: 400, text: /^(Invalid limit parameter|Limit cannot exceed \d+)$/, wire: "§1.7 [Stack] e-mail" },
+  { status: 404, text: exactly("Email not found"), wire: "§1.7 [Stack] e-mail" },
+  { status: 400, text: /^No (template|theme) found with given id$/, wire: "§1.7 [Stack] e-mail" },
+  { status: 404, text: /^No (template|theme|draft) found with given id$/, wire: "§1.7 [Stack] e-mail" },
+  {
+    status: 400,
+    text: exactly("Either template_id or template_tsx_source must be provided"),
+    wire: "§1.7 [Stack] e-mail",
+  },
+  // Features that need an outside service (issue 16, src/unconfigured/): Stack's texts for a project without them.
+  {
+    status: 403,
+    text: /^Clients can only (manage their own billing|access their own user or team (items|products)|cancel their own subscriptions|cancel user or team subscriptions they control|manage their own subscriptions|create purchase URLs for their own user or teams they have admin access to)\.$/,
+    wire: "§1.7 [Stack] payments",
+  },
+  {
+    status: 400,
+    text: /^(Invalid cursor|Product not found\.|Stripe account ID is not set|No active subscription found with this ID for the given customer\.|Cannot specify both product_id and product_inline!|Must specify either product_id or product_inline!)$/,
+    wire: "§1.7 [Stack] payments",
+  },
+  ...[
+    PAYMENTS_NOT_SET_UP,
+    STRIPE_UNAVAILABLE,
+    AI_UNAVAILABLE,
+    MANAGED_EMAIL_UNAVAILABLE,
+    FEEDBACK_UNAVAILABLE,
+  ].map((text) => ({ status: 400, text: exactly(text), wire: "§1.7 [Stack] not set up" })),
+  {
+    status: 400,
+    text: exactly("Project must have an owner team to be transferred"),
+    wire: "§1.7 [Stack] projects",
+  },
+  {
+    status: 403,
+    text: exactly(
+      'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user',
+    ),
+    wire: "§1.7 [Stack] project-permissions",
+  },
+  {
+    status: 403,
+    text: /^Client can only (list|read|update|delete) OAuth providers for their own user\.$/,
+    wire: "§1.7 [Stack] oauth-providers",
+  },
+  {
+    status: 404,
+    text: /^OAuth provider [^\s]+ for user [^\s]+ not found$/,
+    wire: "§1.7 [Stack] oauth-providers",
+  },
+  {
+    status: 404,
+    text: /^OAuth provider [^\n]+ not found or not configured$/,
+    wire: "§1.7 [Stack] oauth-providers",
+  },
+  {
+    status: 400,
+    text: /^The same provider type with (sign-in enabled|the same account ID) already exists for this user\.$/,
+    wire: "§1.7 [Stack] oauth-providers",
+  },
+  {
+    status: 400,
+    text: /^(User|Team) API keys are not enabled for this project\.$/,
+    wire: "§1.7 [Stack] user-api-keys, team-api-keys",
+  },
+  {
+    status: 403,
+    text: exactly("Client can only manage their own api keys"),
+    wire: "§1.7 [Stack] user-api-keys",
+  },
+  {
+    status: 400,
+    text: /^(Invalid anon refresh token|The provided refresh token does not belong to an anonymous user|Invalid login code or the code has expired|refresh_token is required when mode is 'complete'|Invalid refresh token|No anonymous session associated with this code)$/,
+    wire: "§1.7 [Stack] auth/cli",
+  },
+  {
+    status: 400,
+    text: exactly("Cross-domain auth handoff requires passing the current refresh token."),
+    wire: "§1.7 [Stack] auth/oauth/cross-domain",
+  },
+  {
+    status: 401,
+    text: /^Cross-domain auth handoff refresh token (does not match the authenticated session|is not valid)\.$/,
+    wire: "§1.7 [Stack] auth/oauth/cross-domain",
+  },
+  {
+    status: 400,
+    text: /^(Invalid config JSON|source is required for branch level config|Invalid config: [^\n]+)$/,
+    wire: "§1.7 [Stack] internal/config",
   },
 ];
 

@@ -19,6 +19,8 @@ const OPEN_CONFIG = {
   passkey_enabled: true,
   client_team_creation_enabled: true,
   client_user_deletion_enabled: true,
+  allow_user_api_keys: true,
+  allow_team_api_keys: true,
   oauth_providers: [{ id: "github", type: "shared" as const, enabled: true }],
 };
 
@@ -52,6 +54,9 @@ export async function createFuzzWorld(server: TestServer, otherKeys: ProjectKeys
     201,
   );
   const apiKeys = await call("GET", "/internal/api-keys");
+  const newKey = { description: "fuzz", expires_at_millis: null };
+  const userKey = await call("POST", "/user-api-keys", { ...newKey, user_id: userId });
+  const teamKey = await call("POST", "/team-api-keys", { ...newKey, team_id: team.id });
   const itemIds = (list: Record<string, unknown>) => (list.items as { id: string }[]).map((item) => item.id);
   const ids = [
     userId,
@@ -60,6 +65,8 @@ export async function createFuzzWorld(server: TestServer, otherKeys: ProjectKeys
     endpoint.id as string,
     ...itemIds(channels),
     ...itemIds(apiKeys),
+    userKey.id as string,
+    teamKey.id as string,
   ];
   return { keys, otherKeys, accessToken, otherAccessToken: otherToken, ids } satisfies FuzzWorld;
 }

@@ -8,13 +8,17 @@ const tooLarge = () => new TextError(413, "Request body too large.");
 
 async function readCapped(request: Request): Promise<string> {
   const length = request.headers.get("content-length");
-  if (length !== null) {
-    if (Number(length) > MAX_BODY_BYTES) throw tooLarge();
+  if (length !== null && Number(length) <= MAX_BODY_BYTES) {
     // A declared length within the cap: read it whole (the adapter's fast path, no web stream in between).
     return request.text();
   }
-  // No declared length (chunked): count as the chunks arrive and stop at the cap.
-  if (!request.body) return "";
+  return (await readCappedBytes(request)).toString("utf8");
+}
+
+/** The body's bytes, refused with 413 past the cap: counted as the chunks arrive when no length is declared. */
+export async function readCappedBytes(request: Request): Promise<Buffer> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,7 +32,7 @@ async function readCapped(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /**

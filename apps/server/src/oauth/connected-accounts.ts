@@ -15,6 +15,9 @@ const EXPIRY_MARGIN_MS = 60_000;
 /** Providers separate scopes with spaces, GitHub with commas. */
 const scopesOf = (value: string | null | undefined) => new Set((value ?? "").split(/[\s,]+/).filter(Boolean));
 
+/** Records with `allow_connected_accounts` off are not connected accounts at all (as in Stack). */
+const connectable = (account: OAuthAccountRow) => account.allowConnectedAccounts;
+
 export function createConnectedAccounts(deps: {
   clock: Clock;
   accounts: OAuthAccountsRepo;
@@ -51,7 +54,7 @@ export function createConnectedAccounts(deps: {
 
   return {
     async list(userId: string) {
-      const accounts = await deps.accounts.listForUser(userId);
+      const accounts = (await deps.accounts.listForUser(userId)).filter(connectable);
       return accounts.map((a) => ({
         user_id: a.userId,
         provider: a.providerId,
@@ -67,7 +70,7 @@ export function createConnectedAccounts(deps: {
       if (deps.directory.entry(project, input.providerId).type === "shared") {
         throw KnownErrors.OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS();
       }
-      const accounts = await deps.accounts.listForUser(input.userId, input.providerId);
+      const accounts = (await deps.accounts.listForUser(input.userId, input.providerId)).filter(connectable);
       const account =
         input.accountId === undefined ? accounts[0] : accounts.find((a) => a.accountId === input.accountId);
       if (!account) throw KnownErrors.OAUTH_CONNECTION_NOT_CONNECTED_TO_USER();

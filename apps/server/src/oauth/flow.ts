@@ -63,13 +63,15 @@ type FlowData = {
   sealed_verifier: string;
 };
 
-/** What the callback stores under the authorization code. */
-type CodeData = {
+/** What the callback (or a cross-domain hand-off, oauth/cross-domain.ts) stores under the authorization code. */
+export type AuthorizationCodeData = {
   user_id: string;
   is_new_user: boolean;
   redirect_uri: string;
   code_challenge: string;
   after_callback_redirect_url: string | null;
+  /** A hand-off of a session that already passed the second factor: the exchange does not ask for it again. */
+  session_proven?: boolean;
   /** Set by the exchange that used it. */
   session_id?: string;
 };
@@ -268,7 +270,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
           flow.type === "link"
             ? await link(tx, project, flow, providerId, identity, tokens)
             : await authenticate(tx, project, flow, providerId, identity, tokens);
-        const data: CodeData = {
+        const data: AuthorizationCodeData = {
           user_id: signedIn.userId,
           is_new_user: signedIn.isNewUser,
           redirect_uri: flow.redirect_uri,
@@ -401,7 +403,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
         .use(
           { projectId: project.id, purpose: "oauth_authorization_code", code: input.code },
           async (tx, row) => {
-            const data = row.data as CodeData;
+            const data = row.data as AuthorizationCodeData;
             if (
               !input.codeVerifier ||
               !constantTimeEqual(pkceChallenge(input.codeVerifier), data.code_challenge)
@@ -412,7 +414,9 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
             const user = await deps.usersRepo.find(project.id, data.user_id, tx);
             if (!user) throw KnownErrors.INVALID_AUTHORIZATION_CODE();
             afterCallbackRedirectUrl = data.after_callback_redirect_url;
-            const signIn = await deps.mfa.open(tx, user, { isNewUser: data.is_new_user });
+            const signIn = data.session_proven
+              ? { session: await deps.sessions.open(tx, user), isNewUser: false }
+              : await deps.mfa.open(tx, user, { isNewUser: data.is_new_user });
             if ("session" in signIn)
               await deps.codes.annotate(tx, row.id, { session_id: signIn.session.sessionId });
             return signIn;
@@ -453,7 +457,7 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
   /** [GF] A used code presented again may have been stolen: the session of its first use ends. */
   async function endReplayedSession(project: Project, code: string): Promise<void> {
     const row = await deps.codes.find("oauth_authorization_code", code);
-    const sessionId = (row?.data as CodeData | undefined)?.session_id;
+    const sessionId = (row?.data as AuthorizationCodeData | undefined)?.session_id;
     if (row?.projectId === project.id && sessionId) await deps.sessions.end(sessionId);
   }
 }

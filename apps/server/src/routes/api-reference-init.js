@@ -8,7 +8,8 @@ window.Scalar.createApiReference("#reference", config);
 /**
  * Scalar 1.72's markup, mended where axe finds it wanting (its own fixes will make these no-ops): icon-only copy
  * buttons without a name and pointing at elements that do not exist, editors and comboboxes without a name or state,
- * a button whose role is taken away, and a picker whose name leaves out what it shows.
+ * a button whose role is taken away, a picker whose name leaves out what it shows, and a group's endpoint list
+ * that scrolls (a group of more endpoints than its box holds) but cannot be reached from the keyboard.
  */
 function mendAccessibility() {
   for (const button of document.querySelectorAll('button[class*="copy-button"]')) {
@@ -29,6 +30,8 @@ function mendAccessibility() {
     code.setAttribute("aria-label", code.getAttribute("contenteditable") === "true" ? "Code editor" : "Code");
   }
   for (const button of document.querySelectorAll('button[role="none"]')) button.removeAttribute("role");
+  for (const list of document.querySelectorAll("ul.endpoints:not([tabindex])"))
+    list.setAttribute("tabindex", "0");
   for (const picker of document.querySelectorAll('button[aria-haspopup="listbox"][aria-label]')) {
     const name = picker.getAttribute("aria-label") ?? "";
     const shown = picker.textContent?.trim() ?? "";

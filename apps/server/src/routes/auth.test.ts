@@ -302,8 +302,7 @@ describe("POST /auth/password/sign-up", () => {
         email: uniqueEmail(),
         password: PASSWORD,
         bot_challenge_token: "t",
-        bot_challenge_phase: "p",
-        bot_challenge_unavailable: true,
+        bot_challenge_phase: "invisible",
       }),
     );
   });

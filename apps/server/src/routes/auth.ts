@@ -27,9 +27,12 @@ export function userOf(caller: Caller): TokenUser {
 }
 
 export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) =>
-    signInResponse(await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body)),
-  );
+  bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) => {
+    await deps.botChallenge.check("sign_up_with_credential", body);
+    return signInResponse(
+      await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body),
+    );
+  });
 
   bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) =>
     signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp)),

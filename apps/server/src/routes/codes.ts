@@ -41,9 +41,10 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
     return success;
   });
 
-  bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller }) =>
-    deps.otpAuth.sendSignInCode(projectOf(caller), body),
-  );
+  bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller }) => {
+    await deps.botChallenge.check("send_magic_link_email", body);
+    return deps.otpAuth.sendSignInCode(projectOf(caller), body);
+  });
   bindRoute(app, deps, checkSignInCodeRoute, async ({ body }, { caller, clientIp }) => {
     await countSubmission(deps, clientIp);
     await deps.otpAuth.check(projectOf(caller), body.code);

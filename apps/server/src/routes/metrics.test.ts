@@ -33,6 +33,7 @@ type Metrics = {
     oauth: { provider_id: string; users: number }[];
     none: number;
   };
+  analytics: unknown;
 };
 
 let server: TestServer;
@@ -109,6 +110,7 @@ describe("GET /internal/metrics", () => {
     const body = await expectJson<Metrics>(await metrics(accessHeaders("admin", keys)));
     expect(Object.keys(body).sort()).toEqual([
       "active_sessions",
+      "analytics",
       "daily_active_users",
       "daily_sign_ups",
       "monthly_active_users",
@@ -136,6 +138,13 @@ describe("GET /internal/metrics", () => {
       monthly_active_users: 7,
       // Signed in through the services with an e-mail only: no password, code, passkey or OAuth account.
       users_by_sign_in_method: { password: 0, otp: 0, passkey: 0, oauth: [], none: 8 },
+      // No browser sent analytics events (routes/analytics.test.ts counts them).
+      analytics: {
+        retention_days: 30,
+        daily_page_views: days({}),
+        daily_active_users: 0,
+        monthly_active_users: 0,
+      },
     });
   });
 
@@ -240,6 +249,12 @@ describe("GET /internal/metrics", () => {
       daily_active_users: 0,
       monthly_active_users: 0,
       users_by_sign_in_method: { password: 0, otp: 0, passkey: 0, oauth: [], none: 0 },
+      analytics: {
+        retention_days: 30,
+        daily_page_views: days({}),
+        daily_active_users: 0,
+        monthly_active_users: 0,
+      },
     });
   });
 

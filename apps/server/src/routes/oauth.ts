@@ -73,6 +73,7 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, oauthAuthorizeRoute, async ({ params, query }) => {
     const client = await authorizeCaller(deps, query.client_id, query.client_secret);
     const project = projectOf(client);
+    if (query.type === "authenticate") await deps.botChallenge.check("oauth_authenticate", query);
     // A token that does not check out is USER_AUTHENTICATION_REQUIRED for `link`, and ignored otherwise.
     let user = null;
     if (query.token) {

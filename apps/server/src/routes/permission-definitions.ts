@@ -17,6 +17,7 @@ export function registerPermissionDefinitionRoutes(app: Hono<AppEnv>, deps: Deps
   const definitions = createPermissionDefinitionService({
     teamsRepo: deps.teamsRepo,
     projectsRepo: deps.projectsRepo,
+    projectGrants: deps.projectPermissionsRepo,
     clock: deps.clock,
   });
 

@@ -326,10 +326,7 @@ describe("PATCH /projects/current", () => {
     const readOnly: Json = {
       id: keys.projectId,
       legacy_global_jwt_signing: false,
-      allow_user_api_keys: false,
-      allow_team_api_keys: false,
       enabled_oauth_providers: [],
-      user_default_permissions: [],
     };
     for (const [key, value] of Object.entries(readOnly)) {
       expect(await schemaProblems(await patch(keys, { config: { [key]: value } }))).toBe(
@@ -720,7 +717,7 @@ describe("admin access to the settings", () => {
     );
     expect(view.config.passkey_enabled).toBe(true);
     await expectKnownError(
-      await send(admin(keys), "PATCH", INTERNAL_CURRENT, { config: { allow_user_api_keys: true } }),
+      await send(admin(keys), "PATCH", INTERNAL_CURRENT, { config: { enabled_oauth_providers: [] } }),
       "SCHEMA_ERROR",
     );
     await expectTextError(
@@ -780,6 +777,11 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     providerId: "github",
     accountId: "gh-1",
   });
+  await db.insert(schema.projectPermissionGrants).values({
+    projectId: keys.projectId,
+    userId: user.id,
+    permissionId: "reader",
+  });
   await db.insert(schema.passkeys).values({
     id: randomUUID(),
     projectId: keys.projectId,
@@ -795,6 +797,55 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     userId: user.id,
     totpSecretHash: "secret-hash",
     codeHash: "code-hash",
+  });
+  await db.insert(schema.ownedApiKeys).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    userId: user.id,
+    description: "key",
+    isPublic: false,
+    keyHash: randomUUID(),
+    lastFour: "abcd",
+  });
+  await db.insert(schema.cliAuthAttempts).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    pollingCodeHash: randomUUID(),
+    loginCodeHash: randomUUID(),
+    userId: user.id,
+    expiresAt: now,
+  });
+  await db.insert(schema.configOverrides).values({
+    projectId: keys.projectId,
+    level: "environment",
+    sealedConfig: "sealed",
+    updatedAt: now,
+  });
+  await db.insert(schema.notificationPreferences).values({
+    projectId: keys.projectId,
+    userId: user.id,
+    categoryId: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c",
+    enabled: false,
+  });
+  await db.insert(schema.analyticsEvents).values({
+    projectId: keys.projectId,
+    userId: user.id,
+    eventType: "$page-view",
+    data: {},
+    batchId: randomUUID(),
+    segmentId: randomUUID(),
+    eventAt: now,
+  });
+  await db
+    .insert(schema.aiChatMessages)
+    .values({ projectId: keys.projectId, threadId: "thread", content: {} });
+  await db.insert(schema.emailCapacityBoosts).values({ projectId: keys.projectId, expiresAt: now });
+  await db.insert(schema.dataVaultEntries).values({
+    projectId: keys.projectId,
+    storeId: "store",
+    hashedKey: "hashed",
+    sealedValue: "sealed",
+    updatedAt: now,
   });
   await db.insert(schema.emailTemplates).values({
     projectId: keys.projectId,

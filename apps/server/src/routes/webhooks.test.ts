@@ -218,6 +218,8 @@ describe("GET /internal/webhooks/event-types", () => {
         "team_membership.deleted",
         "team_permission.created",
         "team_permission.deleted",
+        "project_permission.created",
+        "project_permission.deleted",
       ].map((type) => ({ type })),
       is_paginated: false,
     });

@@ -2,6 +2,7 @@
 // 24 hours and 30 days before now), users by sign-in method, and sign-ups per UTC day over the last 30 days ending
 // today by the server's clock, with empty days filled in as zero.
 import { METRICS_SIGN_UP_DAYS, type ProjectMetrics } from "@gatehouse/contract";
+import type { AnalyticsService } from "../analytics/service.ts";
 import type { Clock } from "../clock.ts";
 import type { MetricsRepo } from "../db/metrics-repo.ts";
 
@@ -13,13 +14,17 @@ const ACTIVE_MONTH_DAYS = 30;
 const startOfUtcDay = (at: Date) =>
   new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
-export function createMetricsService(deps: { repo: MetricsRepo; clock: Clock }) {
+export function createMetricsService(deps: {
+  repo: MetricsRepo;
+  clock: Clock;
+  analytics: Pick<AnalyticsService, "overview">;
+}) {
   return {
     async of(projectId: string): Promise<ProjectMetrics> {
       const now = deps.clock.now();
       const tomorrow = new Date(startOfUtcDay(now).getTime() + DAY_MS);
       const first = new Date(tomorrow.getTime() - METRICS_SIGN_UP_DAYS * DAY_MS);
-      const [userCounts, teams, sessions, byDay, active, oauth] = await Promise.all([
+      const [userCounts, teams, sessions, byDay, active, oauth, analytics] = await Promise.all([
         deps.repo.userCounts(projectId),
         deps.repo.teamCount(projectId),
         deps.repo.activeSessionCount(projectId, now),
@@ -30,6 +35,7 @@ export function createMetricsService(deps: { repo: MetricsRepo; clock: Clock }) 
           new Date(now.getTime() - ACTIVE_MONTH_DAYS * DAY_MS),
         ),
         deps.repo.oauthUsers(projectId),
+        deps.analytics.overview(projectId, METRICS_SIGN_UP_DAYS),
       ]);
       const counts = new Map(byDay.map((d) => [d.date, d.count]));
       const days = Array.from({ length: METRICS_SIGN_UP_DAYS }, (_, i) => {
@@ -51,6 +57,7 @@ export function createMetricsService(deps: { repo: MetricsRepo; clock: Clock }) 
           oauth,
           none: userCounts.none,
         },
+        analytics,
       };
     },
   };

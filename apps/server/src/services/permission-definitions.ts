@@ -1,11 +1,13 @@
-// Custom team permission definitions (WIRE.md §4.12 definition rows, §6): create, change, rename and delete. Each
-// change runs in the caller's transaction together with everything that names the definition: other definitions'
-// contained lists, direct grants and, for a rename, the project's default permission lists.
+// Custom permission definitions of one scope (team: WIRE.md §4.12 definition rows, §6; project: Stack's
+// `/project-permission-definitions`): create, change, rename and delete. Each change runs in the caller's transaction
+// together with everything that names the definition: other definitions' contained lists, direct grants and, for a
+// rename, the project's default permission lists. Both scopes share one id space, as in Stack.
 import { KnownErrors, type ProjectConfig } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
+import type { ProjectPermissionsRepo } from "../db/project-permissions-repo.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
-import type { DefinitionRow, TeamsRepo } from "../db/teams-repo.ts";
+import type { DefinitionRow, DefinitionScope, TeamsRepo } from "../db/teams-repo.ts";
 import { TextError } from "../text-error.ts";
 import { isSystemPermission, type PermissionDefinition, toWireDefinition } from "./permissions.ts";
 
@@ -19,10 +21,10 @@ function refuseSystem(id: string): void {
 
 const unique = (ids: string[]) => [...new Set(ids)];
 
-/** Contained ids must be system permissions or ids in `defined`. */
-function checkContained(ids: string[], defined: ReadonlySet<string>): void {
+/** Contained ids must be ids in `defined`, or system permissions (team scope only: they are team permissions). */
+function checkContained(ids: string[], defined: ReadonlySet<string>, scope: DefinitionScope): void {
   for (const id of ids) {
-    if (!isSystemPermission(id) && !defined.has(id)) {
+    if (!(scope === "team" && isSystemPermission(id)) && !defined.has(id)) {
       throw KnownErrors.CONTAINED_PERMISSION_NOT_FOUND({ permission_id: id });
     }
   }
@@ -38,6 +40,12 @@ function findTarget(rows: DefinitionRow[], id: string): DefinitionRow {
 
 type DefaultList = ProjectConfig["team_member_default_permissions"];
 
+/** The project's default permission lists that name definitions of each scope. */
+const DEFAULT_LISTS = {
+  team: ["team_creator_default_permissions", "team_member_default_permissions"],
+  project: ["user_default_permissions"],
+} as const satisfies Record<DefinitionScope, readonly (keyof ProjectConfig)[]>;
+
 /** A default permission list with `from` renamed to `to`, each id once. */
 const renameInDefaults = (list: DefaultList, from: string, to: string): DefaultList =>
   unique(list.map((p) => (p.id === from ? to : p.id))).map((id) => ({ id }));
@@ -45,9 +53,14 @@ const renameInDefaults = (list: DefaultList, from: string, to: string): DefaultL
 export function createPermissionDefinitionService(deps: {
   teamsRepo: TeamsRepo;
   projectsRepo: ProjectsRepo;
+  projectGrants: ProjectPermissionsRepo;
   clock: Clock;
+  /** The scope this service manages; team unless told. */
+  scope?: DefinitionScope;
 }) {
-  const { teamsRepo, projectsRepo } = deps;
+  const { teamsRepo, projectsRepo, projectGrants, scope = "team" } = deps;
+  const grants = scope === "team" ? teamsRepo : projectGrants;
+  const ofScope = (rows: DefinitionRow[]) => rows.filter((r) => r.scope === scope);
 
   /** Every other definition's contained list, rewritten by `rewrite` where it names `id`. */
   async function rewriteContainedLists(
@@ -75,32 +88,32 @@ export function createPermissionDefinitionService(deps: {
   ) {
     const rename = (ids: string[]) => unique(ids.map((id) => (id === from ? to : id)));
     await rewriteContainedLists(tx, projectId, others, from, rename);
-    await teamsRepo.renameGrants(tx, projectId, from, to);
+    await grants.renameGrants(tx, projectId, from, to);
     const project = await projectsRepo.find(projectId, tx);
     if (!project) throw new Error(`No project ${projectId}`);
-    const { config } = project;
-    const named = [...config.team_creator_default_permissions, ...config.team_member_default_permissions];
-    if (!named.some((p) => p.id === from)) return;
-    await projectsRepo.updateConfig(tx, projectId, {
-      ...config,
-      team_creator_default_permissions: renameInDefaults(config.team_creator_default_permissions, from, to),
-      team_member_default_permissions: renameInDefaults(config.team_member_default_permissions, from, to),
-    });
+    const config = { ...project.config };
+    const lists = DEFAULT_LISTS[scope];
+    // Configurations stored before a list existed lack it: absent means empty.
+    if (!lists.some((key) => (config[key] ?? []).some((p) => p.id === from))) return;
+    for (const key of lists) config[key] = renameInDefaults(config[key] ?? [], from, to);
+    await projectsRepo.updateConfig(tx, projectId, config);
   }
 
   return {
     async create(tx: Db, projectId: string, input: NewDefinition): Promise<PermissionDefinition> {
       refuseSystem(input.id);
       const rows = await teamsRepo.lockDefinitions(tx, projectId);
+      // One id space for both scopes: a team definition's id is taken for project definitions too.
       if (rows.some((r) => r.id === input.id)) {
         throw KnownErrors.PERMISSION_ID_ALREADY_EXISTS({ permission_id: input.id });
       }
       const contained = unique(input.containedPermissionIds ?? []);
       // A definition may contain itself: cycles are tolerated (WIRE.md §6).
-      checkContained(contained, new Set([...rows.map((r) => r.id), input.id]));
+      checkContained(contained, new Set([...ofScope(rows).map((r) => r.id), input.id]), scope);
       const row = {
         projectId,
         id: input.id,
+        scope,
         description: input.description ?? null,
         containedPermissionIds: contained,
         createdAt: deps.clock.now(),
@@ -120,16 +133,16 @@ export function createPermissionDefinitionService(deps: {
       changes: DefinitionChanges,
     ): Promise<PermissionDefinition> {
       const rows = await teamsRepo.lockDefinitions(tx, projectId);
-      const current = findTarget(rows, id);
+      const current = findTarget(ofScope(rows), id);
       const newId = changes.id ?? id;
       refuseSystem(newId);
-      const others = rows.filter((r) => r.id !== id);
-      if (newId !== id && others.some((r) => r.id === newId)) {
+      if (newId !== id && rows.some((r) => r.id === newId)) {
         throw KnownErrors.PERMISSION_ID_ALREADY_EXISTS({ permission_id: newId });
       }
+      const others = ofScope(rows).filter((r) => r.id !== id);
       // Ids as they are after the rename: the old id no longer exists, the new one does.
       const contained = changes.containedPermissionIds && unique(changes.containedPermissionIds);
-      if (contained) checkContained(contained, new Set([...others.map((r) => r.id), newId]));
+      if (contained) checkContained(contained, new Set([...others.map((r) => r.id), newId]), scope);
       const updated = await teamsRepo.updateDefinition(tx, projectId, id, {
         id: newId,
         description: changes.description ?? current.description,
@@ -143,12 +156,12 @@ export function createPermissionDefinitionService(deps: {
 
     /** Deletes the definition, its place in other definitions and every direct grant of it (no events). */
     async delete(tx: Db, projectId: string, id: string): Promise<void> {
-      const rows = await teamsRepo.lockDefinitions(tx, projectId);
+      const rows = ofScope(await teamsRepo.lockDefinitions(tx, projectId));
       findTarget(rows, id);
       await teamsRepo.deleteDefinition(tx, projectId, id);
       const others = rows.filter((r) => r.id !== id);
       await rewriteContainedLists(tx, projectId, others, id, (ids) => ids.filter((c) => c !== id));
-      await teamsRepo.deleteGrantsOf(tx, projectId, id);
+      await grants.deleteGrantsOf(tx, projectId, id);
     },
   };
 }

@@ -2,7 +2,7 @@
 // the enforcement check that client callers pass through.
 import { KnownErrors } from "@gatehouse/contract";
 import type { Db } from "../db/client.ts";
-import type { DefinitionRow, GrantKey, TeamsRepo } from "../db/teams-repo.ts";
+import type { DefinitionRow, DefinitionScope, GrantKey, TeamsRepo } from "../db/teams-repo.ts";
 
 export const SYSTEM_PERMISSIONS = {
   $update_team: "Update the team information",
@@ -102,8 +102,12 @@ export function createPermissionService(deps: { teamsRepo: TeamsRepo }) {
       return [...system, ...custom].sort((a, b) => byCodeUnits(a.id, b.id));
     },
 
-    async definitionMap(projectId: string, executor?: Db): Promise<DefinitionMap> {
-      return toDefinitionMap(await teamsRepo.listDefinitions(projectId, executor));
+    async definitionMap(
+      projectId: string,
+      executor?: Db,
+      scope: DefinitionScope = "team",
+    ): Promise<DefinitionMap> {
+      return toDefinitionMap(await teamsRepo.listDefinitions(projectId, executor, scope));
     },
 
     /** Inserts the default definitions of a new project. */

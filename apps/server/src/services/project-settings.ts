@@ -32,7 +32,11 @@ const includes = (ids: readonly string[], id: string) => ids.includes(id);
  * (system ids, or `definedIds`: the project's definitions). Only the lists sent are checked, so a default naming a
  * since-deleted definition does not block unrelated changes.
  */
-export function assertKnownReferences(update: ProjectConfigUpdate, definedIds: ReadonlySet<string>): void {
+export function assertKnownReferences(
+  update: ProjectConfigUpdate,
+  definedIds: ReadonlySet<string>,
+  projectDefinedIds: ReadonlySet<string> = new Set(),
+): void {
   for (const provider of update.oauth_providers ?? []) {
     const provider_id = provider.id;
     if (provider.type === "shared" && !includes(SHARED_OAUTH_PROVIDER_IDS, provider_id)) {
@@ -51,6 +55,10 @@ export function assertKnownReferences(update: ProjectConfigUpdate, definedIds: R
   for (const { id } of defaults) {
     if (!isSystemPermission(id) && !definedIds.has(id))
       throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: id });
+  }
+  // Sign-up defaults are project permissions: neither system nor team ids.
+  for (const { id } of update.user_default_permissions ?? []) {
+    if (!projectDefinedIds.has(id)) throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: id });
   }
 }
 
@@ -111,8 +119,9 @@ export function projectClientView(project: ProjectRow): ProjectClientView {
       passkey_enabled: c.passkey_enabled,
       client_team_creation_enabled: c.client_team_creation_enabled,
       client_user_deletion_enabled: c.client_user_deletion_enabled,
-      allow_user_api_keys: false,
-      allow_team_api_keys: false,
+      // `=== true`: configurations stored before these flags existed lack them.
+      allow_user_api_keys: c.allow_user_api_keys === true,
+      allow_team_api_keys: c.allow_team_api_keys === true,
       oauth_providers: enabled,
       enabled_oauth_providers: enabled,
       domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
@@ -143,15 +152,13 @@ export function projectAdminView(
       ...projectClientView({ ...project, config: c }).config,
       id: project.id,
       legacy_global_jwt_signing: false,
-      allow_user_api_keys: false,
-      allow_team_api_keys: false,
       allow_localhost: c.allow_localhost,
       create_team_on_sign_up: c.create_team_on_sign_up,
       oauth_providers: c.oauth_providers.map((p) => ({ ...p, provider_config_id: p.id })),
       email_config: c.email_config,
       team_creator_default_permissions: c.team_creator_default_permissions,
       team_member_default_permissions: c.team_member_default_permissions,
-      user_default_permissions: [],
+      user_default_permissions: c.user_default_permissions,
       oauth_account_merge_strategy: c.oauth_account_merge_strategy,
       require_publishable_client_key: c.require_publishable_client_key,
       refresh_token_rotation: c.refresh_token_rotation,

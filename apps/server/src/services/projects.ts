@@ -106,7 +106,8 @@ export function createProjectService(deps: {
   async function applySettings(tx: Db, project: Project, settings: ProjectSettings): Promise<Project> {
     if (settings.config) {
       const defined = await deps.permissions.definitionMap(project.id, tx);
-      assertKnownReferences(settings.config, new Set(defined.keys()));
+      const projectDefined = await deps.permissions.definitionMap(project.id, tx, "project");
+      assertKnownReferences(settings.config, new Set(defined.keys()), new Set(projectDefined.keys()));
     }
     const config = mergeConfig(secrets.open(project.config), settings.config);
     const isProductionMode = settings.isProductionMode ?? project.isProductionMode;
@@ -146,11 +147,14 @@ export function createProjectService(deps: {
 
     /** Changes the project's settings; the row stays locked meanwhile, so concurrent changes do not lose keys. */
     update(projectId: string, settings: ProjectSettings): Promise<Project> {
-      return inTransaction(deps.db, async (tx) => {
-        const project = await repo.lock(tx, projectId);
-        if (!project) throw new Error(`Project ${projectId} vanished before its update`);
-        return applySettings(tx, project, settings);
-      });
+      return inTransaction(deps.db, (tx) => this.updateIn(tx, projectId, settings));
+    },
+
+    /** `update` inside the caller's transaction (config as code stores its override with the change). */
+    async updateIn(tx: Db, projectId: string, settings: ProjectSettings): Promise<Project> {
+      const project = await repo.lock(tx, projectId);
+      if (!project) throw new Error(`Project ${projectId} vanished before its update`);
+      return applySettings(tx, project, settings);
     },
 
     /** Deletes the project and, through the cascades, everything it owns. The internal project stays. */

@@ -212,7 +212,17 @@ export function createTeamService(deps: {
         throw KnownErrors.TEAM_MEMBERSHIP_NOT_FOUND({ team_id: grant.teamId, user_id: grant.userId });
       }
       const [known] = await knownPermissionIds(tx, projectId, [grant.permissionId]);
-      if (!known) throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: grant.permissionId });
+      if (!known) {
+        // Team and project definitions share ids: a project one is Stack's WRONG_PERMISSION_SCOPE.
+        if ((await teamsRepo.definitionScope(tx, projectId, grant.permissionId)) === "project") {
+          throw KnownErrors.WRONG_PERMISSION_SCOPE({
+            permission_id: grant.permissionId,
+            expected_scope: "team",
+            actual_scope: "project",
+          });
+        }
+        throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: grant.permissionId });
+      }
       const granted = await teamsRepo.insertGrants(tx, projectId, [grant], clock.now());
       await events.record(tx, projectId, ...granted.map((g) => grantEvent("team_permission.created", g)));
     },

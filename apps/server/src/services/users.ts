@@ -8,6 +8,7 @@ import type { OAuthAccountsRepo, SealedTokens } from "../db/oauth-accounts-repo.
 import type { AudienceKind } from "../db/schema.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
+import type { ProjectPermissionService } from "./project-permissions.ts";
 import type { Project } from "./projects.ts";
 import { INTERNAL_PROJECT_ID } from "./seed.ts";
 import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
@@ -115,6 +116,8 @@ export function createUserService(deps: {
   repo: UsersRepo;
   oauthAccounts: OAuthAccountsRepo;
   teams: TeamService;
+  /** Grants the project's sign-up default permissions to every new user, anonymous ones included (as Stack). */
+  projectPermissions: Pick<ProjectPermissionService, "grantDefaults">;
   events: WebhookEvents;
   clock: Clock;
 }) {
@@ -161,6 +164,7 @@ export function createUserService(deps: {
           createdAt: now,
         });
       }
+      await deps.projectPermissions.grantDefaults(tx, project, id);
       if (project.config.create_team_on_sign_up && !input.isAnonymous) {
         await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
       }

@@ -139,7 +139,8 @@ export const listEmailsRoute = defineRoute({
           text: z.string().nullable(),
           html: z.string().nullable(),
           template_type: z.string(),
-          status: z.enum(["queued", "sent", "failed", "kept"]),
+          // `paused` and `skipped`: e-mails apps send through /emails/send-email (routes/emails.ts).
+          status: z.enum(["queued", "sent", "failed", "kept", "paused", "skipped"]),
           attempts: z.number(),
           created_at_millis: z.number(),
           sent_at_millis: z.number().nullable(),

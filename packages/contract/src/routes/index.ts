@@ -1,5 +1,6 @@
 // The route table: every route of the wire, in the order the API reference lists them.
 
+import { analyticsRoutes } from "./analytics.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import {
   anonymousSignUpRoute,
@@ -16,6 +17,7 @@ import {
   tokenRoute,
   updatePasswordRoute,
 } from "./auth.ts";
+import { cliAuthRoutes } from "./cli-auth.ts";
 import {
   checkResetCodeRoute,
   checkSignInCodeRoute,
@@ -28,32 +30,58 @@ import {
   sendSignInCodeRoute,
   verifyEmailRoute,
 } from "./codes.ts";
+import { configRoutes } from "./config.ts";
 import { contactChannelRoutes } from "./contact-channels.ts";
+import { crossDomainRoutes } from "./cross-domain.ts";
 import { emailTemplateRoutes } from "./email-templates.ts";
+import { emailTsxRoutes } from "./email-tsx.ts";
+import { emailRoutes } from "./emails.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { getMetricsRoute } from "./metrics.ts";
 import { oauthRoutes } from "./oauth.ts";
+import { oauthProviderRoutes } from "./oauth-providers.ts";
+import { outsideServiceRoutes } from "./outside-services.ts";
+import { pageLoadRoutes } from "./page-load.ts";
 import { passkeyRoutes } from "./passkeys.ts";
+import { paymentRoutes } from "./payments.ts";
+import { paymentAdminRoutes } from "./payments-admin.ts";
 import { permissionDefinitionRoutes } from "./permission-definitions.ts";
+import { projectPermissionRoutes } from "./project-permissions.ts";
 import { projectRoutes } from "./projects.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
 import { teamRoutes } from "./teams.ts";
+import { ownedApiKeyRouteTable } from "./user-api-keys.ts";
+import { userMetricsRoutes } from "./user-metrics.ts";
 import { userRoutes } from "./users.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
+export * from "./analytics.ts";
 export * from "./api-keys.ts";
 export * from "./auth.ts";
+export * from "./cli-auth.ts";
 export * from "./codes.ts";
+export * from "./config.ts";
 export * from "./contact-channels.ts";
+export * from "./cross-domain.ts";
 export * from "./email-templates.ts";
+export * from "./email-tsx.ts";
+export * from "./emails.ts";
 export * from "./meta.ts";
 export * from "./metrics.ts";
 export * from "./oauth.ts";
+export * from "./oauth-providers.ts";
+export * from "./outside-services.ts";
+export * from "./page-load.ts";
 export * from "./passkeys.ts";
+export * from "./payments.ts";
+export * from "./payments-admin.ts";
 export * from "./permission-definitions.ts";
+export * from "./project-permissions.ts";
 export * from "./projects.ts";
 export * from "./team-invitations.ts";
 export * from "./teams.ts";
+export * from "./user-api-keys.ts";
+export * from "./user-metrics.ts";
 export * from "./users.ts";
 export * from "./webhooks.ts";
 
@@ -63,8 +91,10 @@ export const allRoutes = [
   checkFeatureSupportRoute,
   openApiRoute,
   docsRoute,
+  ...pageLoadRoutes,
   ...projectRoutes,
   getMetricsRoute,
+  ...analyticsRoutes,
   tokenRoute,
   passwordSignUpRoute,
   passwordSignInRoute,
@@ -86,7 +116,10 @@ export const allRoutes = [
   mfaSignInRoute,
   mfaRecoveryCodesRoute,
   ...passkeyRoutes,
+  ...cliAuthRoutes,
+  ...crossDomainRoutes,
   ...oauthRoutes,
+  ...oauthProviderRoutes,
   verifyEmailRoute,
   checkVerifyEmailCodeRoute,
   sendPrimaryVerificationCodeRoute,
@@ -95,7 +128,16 @@ export const allRoutes = [
   ...teamRoutes,
   ...teamInvitationRoutes,
   ...permissionDefinitionRoutes,
+  ...projectPermissionRoutes,
   ...apiKeyRoutes,
+  ...ownedApiKeyRouteTable,
   ...emailTemplateRoutes,
+  ...emailRoutes,
+  ...emailTsxRoutes,
   ...webhookRoutes,
+  ...paymentRoutes,
+  ...paymentAdminRoutes,
+  ...outsideServiceRoutes,
+  ...userMetricsRoutes,
+  ...configRoutes,
 ] as const;

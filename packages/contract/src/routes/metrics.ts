@@ -24,6 +24,24 @@ export const signInMethodsSchema = z.object({
   none: count,
 });
 
+const dailyCounts = z
+  .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), count: count }))
+  .length(METRICS_SIGN_UP_DAYS);
+
+/**
+ * What Stack's browser event tracker reported (POST /analytics/events/batch), over the events still kept: they are
+ * pruned after `retention_days`. Users here include anonymous ones, since the tracker signs visitors in anonymously.
+ */
+export const analyticsMetricsSchema = z.object({
+  retention_days: count,
+  /** Page views per UTC day (by receipt), the same days as `daily_sign_ups`. */
+  daily_page_views: dailyCounts,
+  /** Distinct users who sent events in the 24 hours before now. */
+  daily_active_users: count,
+  /** Distinct users who sent events over the days of `daily_page_views`. */
+  monthly_active_users: count,
+});
+
 export const projectMetricsSchema = z.object({
   /** Users that are not anonymous. */
   total_users: z.number().int().nonnegative(),
@@ -31,15 +49,14 @@ export const projectMetricsSchema = z.object({
   /** Sessions (refresh tokens) that have not expired; a revoked session no longer exists. */
   active_sessions: z.number().int().nonnegative(),
   /** Sign-ups of non-anonymous users per UTC day, oldest first, days without any included as 0. */
-  daily_sign_ups: z
-    .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), count: z.number().int().nonnegative() }))
-    .length(METRICS_SIGN_UP_DAYS),
+  daily_sign_ups: dailyCounts,
   total_anonymous_users: z.number().int().nonnegative(),
   /** Full users last active in the 24 hours before now (a sign-up, a sign-in or a refresh of their session). */
   daily_active_users: count,
   /** Full users last active in the 30 days before now. */
   monthly_active_users: count,
   users_by_sign_in_method: signInMethodsSchema,
+  analytics: analyticsMetricsSchema,
 });
 
 export type ProjectMetrics = z.infer<typeof projectMetricsSchema>;

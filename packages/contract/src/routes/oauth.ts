@@ -2,6 +2,7 @@
 // provider's sign-in page, and connected accounts. The token endpoint is in auth.ts.
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { botChallengeFields } from "../schemas/auth.ts";
 import { listOf, userIdOrMe } from "../schemas/common.ts";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -29,6 +30,7 @@ export const oauthAuthorizeQuerySchema = z.object({
   error_redirect_url: text.optional(),
   after_callback_redirect_url: text.optional(),
   stack_response_mode: z.enum(["redirect", "json"]).default("redirect"),
+  ...botChallengeFields,
 });
 
 export type OAuthAuthorizeQuery = z.output<typeof oauthAuthorizeQuerySchema>;

@@ -10,11 +10,21 @@ export const urlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 /** Passwords are checked for length by the service, which answers the catalogue's errors, not SCHEMA_ERROR. */
 export const passwordSchema = z.string();
 
-/** Accepted on sign-up, OTP and OAuth requests and ignored (WIRE.md §0). */
+/**
+ * Stack's bot-challenge fields, on sign-up, OTP and OAuth requests (WIRE.md §0): a Turnstile token and the phase it
+ * came from, or `bot_challenge_unavailable: "true"` when no challenge could be shown (a string, as Stack's SDK sends
+ * it; `true` too, which Stack's backend also takes). Without a configured bot check they are accepted and ignored.
+ */
 export const botChallengeFields = {
-  bot_challenge_token: z.string().optional(),
-  bot_challenge_phase: z.string().optional(),
-  bot_challenge_unavailable: z.boolean().optional(),
+  bot_challenge_token: z.string().max(4096).optional(),
+  bot_challenge_phase: z.enum(["invisible", "visible"]).optional(),
+  bot_challenge_unavailable: z.union([z.literal("true"), z.literal(true)]).optional(),
+};
+
+export type BotChallengeFields = {
+  bot_challenge_token?: string;
+  bot_challenge_phase?: "invisible" | "visible";
+  bot_challenge_unavailable?: "true" | true;
 };
 
 export const signInResponseSchema = z.object({

@@ -116,9 +116,14 @@ export const projectConfigSchema = z.strictObject({
   email_config: emailConfigSchema,
   team_creator_default_permissions: z.array(permissionRefSchema),
   team_member_default_permissions: z.array(permissionRefSchema),
+  /** Project permissions every new user gets (Stack's `rbac.defaultPermissions.signUp`). */
+  user_default_permissions: z.array(permissionRefSchema),
   oauth_account_merge_strategy: oauthAccountMergeStrategySchema,
   require_publishable_client_key: z.boolean(),
   refresh_token_rotation: z.boolean(),
+  /** Whether users, and teams, may hold API keys of their own (`/user-api-keys`, `/team-api-keys`). */
+  allow_user_api_keys: z.boolean(),
+  allow_team_api_keys: z.boolean(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -138,14 +143,17 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   email_config: { type: "shared" },
   team_creator_default_permissions: [{ id: "team_admin" }],
   team_member_default_permissions: [{ id: "team_member" }],
+  user_default_permissions: [],
   oauth_account_merge_strategy: "link_method",
   require_publishable_client_key: false,
   refresh_token_rotation: false,
+  allow_user_api_keys: false,
+  allow_team_api_keys: false,
 };
 
 /**
  * A change of configuration: any writable key; keys not sent keep their values, lists are replaced whole. Read-only
- * keys (`id`, `allow_user_api_keys`, `enabled_oauth_providers`, …) are unknown here, so sending one is a SCHEMA_ERROR.
+ * keys (`id`, `enabled_oauth_providers`, …) are unknown here, so sending one is a SCHEMA_ERROR.
  */
 export const projectConfigUpdateSchema = z.strictObject({
   sign_up_enabled: z.boolean().optional(),
@@ -164,9 +172,12 @@ export const projectConfigUpdateSchema = z.strictObject({
   email_config: emailConfigSchema.optional(),
   team_creator_default_permissions: z.array(permissionRefSchema).max(100).optional(),
   team_member_default_permissions: z.array(permissionRefSchema).max(100).optional(),
+  user_default_permissions: z.array(permissionRefSchema).max(100).optional(),
   oauth_account_merge_strategy: oauthAccountMergeStrategySchema.optional(),
   require_publishable_client_key: z.boolean().optional(),
   refresh_token_rotation: z.boolean().optional(),
+  allow_user_api_keys: z.boolean().optional(),
+  allow_team_api_keys: z.boolean().optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -242,8 +253,8 @@ export const projectAdminViewSchema = z
       passkey_enabled: z.boolean(),
       client_team_creation_enabled: z.boolean(),
       client_user_deletion_enabled: z.boolean(),
-      allow_user_api_keys: z.literal(false),
-      allow_team_api_keys: z.literal(false),
+      allow_user_api_keys: z.boolean(),
+      allow_team_api_keys: z.boolean(),
       allow_localhost: z.boolean(),
       create_team_on_sign_up: z.boolean(),
       domains: z.array(domainView),

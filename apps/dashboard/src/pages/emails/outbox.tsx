@@ -14,6 +14,8 @@ const STATUS: Record<SentEmail["status"], { label: string; tone: string }> = {
   sent: { label: "Sent", tone: "dash-ok" },
   failed: { label: "Failed", tone: "dash-bad" },
   kept: { label: "Kept (development inbox)", tone: "" },
+  paused: { label: "Paused", tone: "" },
+  skipped: { label: "Skipped", tone: "" },
 };
 
 const outboxKey = (project: { id: string }, ...parts: string[]) => projectKey(project, "emails", ...parts);

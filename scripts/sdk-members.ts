@@ -1,0 +1,216 @@
+// Compares the public members of Stack's SDK classes (@stackframe/js 2.8.108, read from its .d.ts with the
+// TypeScript compiler API) with ours (packages/sdk), and lists every member of Stack's that ours lacks without a
+// reason in REASONS. `npx tsx scripts/sdk-members.ts` prints the table; packages/sdk/src/members.test.ts fails on gaps.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as TS from "typescript5";
+
+// TypeScript 7 (the project's compiler) has no JavaScript API; 5.9, aliased as `typescript5`, has.
+const ts = createRequire(import.meta.url)("typescript5") as typeof TS;
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const STACK_ENTRY = join(root, "node_modules/@stackframe/js/dist/index.d.ts");
+const OUR_ENTRY = join(root, "packages/sdk/src/index.ts");
+
+/** Stack's type → the type of ours that plays its part (the same name unless said). */
+export const COMPARED: Record<string, string> = {
+  StackClientApp: "StackClientApp",
+  StackServerApp: "StackServerApp",
+  StackAdminApp: "StackAdminApp",
+  CurrentUser: "CurrentUser",
+  // Our server app's getUser() answers the current user with the client's fields (see REASONS).
+  CurrentServerUser: "CurrentUser",
+  ServerUser: "ServerUser",
+  Team: "Team",
+  ServerTeam: "ServerTeam",
+  TeamUser: "TeamUser",
+  ContactChannel: "ContactChannel",
+  AdminProject: "AdminProject",
+  Project: "Project",
+};
+
+const PERMISSIONS = "issue 16: project permissions + oauth providers helper";
+const API_KEYS = "issue 16: user/team API keys helper";
+const EMAIL = "issue 16: e-mail helper";
+const CLI_CONFIG = "issue 16: CLI login and config helper";
+const UNCONFIGURED = "issue 16: payments/data vault/AI (unconfigured) helper";
+
+/**
+ * Why a member of Stack's is absent from ours: `Type.member` (or `*.member` for every type). Members another issue-16
+ * group is adding carry that group until it lands; the rest are left out on purpose.
+ */
+export const REASONS: Record<string, string> = {
+  // Stack's internals and generic helpers, not part of its documented API.
+  "*.version": "Stack's internal SDK version field; ours is SDK_VERSION",
+  "*.toClientJson": "serializes Stack's internal app state for its Next.js server components",
+  "*.useNavigate": "Stack's React-in-Next internal",
+  "*.useUser": "React hooks live in @gatehouse/react (useUser)",
+  "*.useProject": "React hooks live in @gatehouse/react",
+  "*.useTeam": "React hooks live in @gatehouse/react (useTeam)",
+  "*.useTeams": "React hooks live in @gatehouse/react",
+  "*.useContactChannels": "React hooks live in @gatehouse/react",
+  "*.usePermission": "React hooks live in @gatehouse/react",
+  "*.usePermissions": "React hooks live in @gatehouse/react",
+  "*.useUsers": "React hooks live in @gatehouse/react",
+  // Groups of issue 16 working beside this one.
+  "*.listPermissions": PERMISSIONS,
+  "*.getPermission": PERMISSIONS,
+  "*.hasPermission": PERMISSIONS,
+  "*.grantPermission": PERMISSIONS,
+  "*.revokePermission": PERMISSIONS,
+  "*.listOAuthProviders": PERMISSIONS,
+  "*.getOAuthProvider": PERMISSIONS,
+  "*.useOAuthProviders": PERMISSIONS,
+  "*.useOAuthProvider": PERMISSIONS,
+  "*.getConnectedAccount": PERMISSIONS,
+  "*.useConnectedAccount": PERMISSIONS,
+  "*.listConnectedAccounts": PERMISSIONS,
+  "*.createOAuthProvider": PERMISSIONS,
+  "*.createProjectPermissionDefinition": PERMISSIONS,
+  "*.updateProjectPermissionDefinition": PERMISSIONS,
+  "*.deleteProjectPermissionDefinition": PERMISSIONS,
+  "*.listProjectPermissionDefinitions": PERMISSIONS,
+  "*.createApiKey": API_KEYS,
+  "*.listApiKeys": API_KEYS,
+  "*.useApiKeys": API_KEYS,
+  "*.checkApiKey": API_KEYS,
+  "*.getUserApiKey": API_KEYS,
+  "*.getTeamApiKey": API_KEYS,
+  "*.createInternalApiKey": API_KEYS,
+  "*.listInternalApiKeys": API_KEYS,
+  "*.sendEmail": EMAIL,
+  "*.listNotificationCategories": EMAIL,
+  "*.useNotificationCategories": EMAIL,
+  "*.sendTestEmail": EMAIL,
+  "*.listSentEmails": EMAIL,
+  "*.getEmailPreview": EMAIL,
+  "*.promptCliLogin": CLI_CONFIG,
+  "*.getConfig": CLI_CONFIG,
+  "*.useConfig": CLI_CONFIG,
+  "*.updateConfig": CLI_CONFIG,
+  "*.pushConfig": CLI_CONFIG,
+  "*.getItem": UNCONFIGURED,
+  "*.useItem": UNCONFIGURED,
+  "*.listProducts": UNCONFIGURED,
+  "*.useProducts": UNCONFIGURED,
+  "*.createCheckoutUrl": UNCONFIGURED,
+  "*.getDataVaultStore": UNCONFIGURED,
+  "*.getBilling": UNCONFIGURED,
+  "*.useBilling": UNCONFIGURED,
+  "*.cancelSubscription": UNCONFIGURED,
+  "*.listInvoices": UNCONFIGURED,
+  "*.grantProduct": UNCONFIGURED,
+  "*.createItemQuantityChange": UNCONFIGURED,
+  "*.listTeamMemberPermissions": PERMISSIONS,
+  "*.listTeamPermissionDefinitionsPaginated": PERMISSIONS,
+  "*.linkConnectedAccount": PERMISSIONS,
+  "*.getOrLinkConnectedAccount": PERMISSIONS,
+  "*.refreshEmailDrafts": EMAIL,
+  // Left out on purpose.
+  "ServerUser.registerPasskey":
+    "WebAuthn needs the user's browser: a server cannot register a passkey for a user (ours: CurrentUser.registerPasskey)",
+  "ServerUser.updatePassword":
+    "needs the user's session to check the old password (Stack's server implementation sends none); servers use setPassword",
+  // The server app's getUser() merges the server fields into the current user at run time (server-app.ts
+  // currentUserOf, another issue-16 helper's change); its declared type is still CurrentUser.
+  ...Object.fromEntries(
+    [
+      "countryCode",
+      "createSession",
+      "lastActiveAt",
+      "restrictedByAdmin",
+      "restrictedByAdminPrivateDetails",
+      "restrictedByAdminReason",
+      "riskScores",
+      "serverMetadata",
+      "setClientReadOnlyMetadata",
+      "setPrimaryEmail",
+      "setServerMetadata",
+    ].map((member) => [
+      `CurrentServerUser.${member}`,
+      "issue 16: present at run time on the server app's current user; its type follows (server-app.ts)",
+    ]),
+  ),
+};
+
+export type TypeComparison = {
+  stack: string;
+  ours: string;
+  missing: string[];
+  explained: Record<string, string>;
+};
+
+function publicMembers(checker: TS.TypeChecker, type: TS.Type): string[] {
+  const names = new Set<string>();
+  for (const property of checker.getPropertiesOfType(type)) {
+    const name = property.getName();
+    // Symbol-keyed members (Stack's internals symbol) and private or `_`-prefixed ones are not public API.
+    if (name.startsWith("__@") || name.startsWith("#") || name.startsWith("_")) continue;
+    const hidden = (property.declarations ?? []).some(
+      (d) => ts.getCombinedModifierFlags(d) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected),
+    );
+    if (!hidden) names.add(name);
+  }
+  return [...names].sort();
+}
+
+function exportedType(checker: TS.TypeChecker, file: TS.SourceFile, name: string): TS.Type | undefined {
+  const module = checker.getSymbolAtLocation(file);
+  if (!module) return undefined;
+  let symbol = checker.getExportsOfModule(module).find((s) => s.getName() === name);
+  if (!symbol) return undefined;
+  if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return checker.getDeclaredTypeOfSymbol(symbol);
+}
+
+export function compareMembers(): TypeComparison[] {
+  const program = ts.createProgram([STACK_ENTRY, OUR_ENTRY], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+  });
+  const checker = program.getTypeChecker();
+  const stackFile = program.getSourceFile(STACK_ENTRY);
+  const ourFile = program.getSourceFile(OUR_ENTRY);
+  if (!stackFile || !ourFile) throw new Error("cannot read the SDK entry points");
+  return Object.entries(COMPARED).map(([stack, ours]) => {
+    const theirs = exportedType(checker, stackFile, stack);
+    const mine = exportedType(checker, ourFile, ours);
+    if (!theirs) throw new Error(`@stackframe/js exports no type ${stack}`);
+    if (!mine) throw new Error(`@gatehouse/sdk exports no type ${ours}`);
+    const have = new Set(publicMembers(checker, mine));
+    const missing: string[] = [];
+    const explained: Record<string, string> = {};
+    for (const member of publicMembers(checker, theirs)) {
+      if (have.has(member)) continue;
+      const reason = REASONS[`${stack}.${member}`] ?? REASONS[`*.${member}`];
+      if (reason) explained[member] = reason;
+      else missing.push(member);
+    }
+    return { stack, ours, missing, explained };
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const results = compareMembers();
+  let gaps = 0;
+  for (const { stack, ours, missing, explained } of results) {
+    const label = stack === ours ? stack : `${stack} (ours: ${ours})`;
+    console.log(
+      `\n${label}: ${missing.length} missing, ${Object.keys(explained).length} left out with a reason`,
+    );
+    for (const member of missing) console.log(`  MISSING  ${member}`);
+    if (process.argv.includes("--verbose"))
+      for (const [member, reason] of Object.entries(explained))
+        console.log(`  reason   ${member}: ${reason}`);
+    gaps += missing.length;
+  }
+  console.log(`\n${gaps} members of Stack's SDK missing from ours without a reason.`);
+  process.exitCode = gaps === 0 ? 0 : 1;
+}
