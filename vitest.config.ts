@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const globalSetup = ["apps/server/src/testing/global-setup.ts"];
 const databaseSuites = ["apps/server/src/**/*.test.ts", "e2e/**/*.test.ts"];
+// Stack's own UI against our server: what it tests is the wire, not the database, so one run (PGlite) is enough.
+const uiOnly = ["e2e/browser/stack-*.test.ts", "**/node_modules/**"];
 
 export default defineConfig({
   test: {
@@ -16,7 +18,12 @@ export default defineConfig({
         },
       },
       ...(process.env.DATABASE_URL
-        ? [{ extends: true, test: { name: "postgres", include: databaseSuites, globalSetup } }]
+        ? [
+            {
+              extends: true,
+              test: { name: "postgres", include: databaseSuites, exclude: uiOnly, globalSetup },
+            },
+          ]
         : []),
     ],
     testTimeout: 30_000,

@@ -102,6 +102,8 @@ export async function startIsolatedServer(
   name: string,
   env: Record<string, string> = {},
   script?: ServerScript,
+  /** How long the process may take to print its banner (startServer's own default when unset). */
+  startTimeoutMs?: number,
 ): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), `gatehouse-${name}-`));
   const fullEnv: Record<string, string> = {
@@ -116,7 +118,7 @@ export async function startIsolatedServer(
     await adminQuery(template.adminUrl, `create database ${databaseName}`);
     fullEnv.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
   }
-  const server = await startServer(fullEnv, undefined, script);
+  const server = await startServer(fullEnv, startTimeoutMs, script);
   return {
     server,
     async stop() {
