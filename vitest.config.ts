@@ -5,6 +5,8 @@ const globalSetup = ["apps/server/src/testing/global-setup.ts"];
 const databaseSuites = ["apps/server/src/**/*.test.ts", "e2e/**/*.test.ts"];
 // Stack's own UI against our server: what it tests is the wire, not the database, so one run (PGlite) is enough.
 const uiOnly = ["e2e/browser/stack-*.test.ts", "**/node_modules/**"];
+// Several server processes on one database (e2e/cluster): PostgreSQL only, since PGlite is single-process.
+const clusterSuites = ["e2e/cluster/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -14,6 +16,7 @@ export default defineConfig({
         test: {
           name: "pglite",
           include: ["packages/**/*.test.{ts,tsx}", "apps/dashboard/**/*.test.{ts,tsx}", ...databaseSuites],
+          exclude: [...clusterSuites, "**/node_modules/**"],
           globalSetup,
         },
       },
@@ -21,7 +24,12 @@ export default defineConfig({
         ? [
             {
               extends: true,
-              test: { name: "postgres", include: databaseSuites, exclude: uiOnly, globalSetup },
+              test: {
+                name: "postgres",
+                include: [...databaseSuites, ...clusterSuites],
+                exclude: uiOnly,
+                globalSetup,
+              },
             },
           ]
         : []),
