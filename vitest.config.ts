@@ -1,4 +1,5 @@
 // Every test runs on PGlite; the database suites (server and e2e) run again on PostgreSQL when DATABASE_URL is set.
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 const globalSetup = ["apps/server/src/testing/global-setup.ts"];
@@ -8,7 +9,12 @@ const uiOnly = ["e2e/browser/stack-*.test.ts", "**/node_modules/**"];
 // Several server processes on one database (e2e/cluster): PostgreSQL only, since PGlite is single-process.
 const clusterSuites = ["e2e/cluster/**/*.test.ts"];
 
+// Workspace packages resolve to their TypeScript source (the "gatehouse-source" exports condition), not to dist/.
+const source = "gatehouse-source";
+
 export default defineConfig({
+  resolve: { conditions: [source, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
     projects: [
       {

@@ -64,7 +64,7 @@ async function argon2Rate(): Promise<number> {
 }
 
 function startFloor(env: Record<string, string>): Promise<() => void> {
-  const child = spawn(process.execPath, ["--import", "tsx", "floor.ts"], {
+  const child = spawn(process.execPath, ["--conditions=gatehouse-source", "--import", "tsx", "floor.ts"], {
     cwd: import.meta.dirname,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],

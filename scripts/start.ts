@@ -42,20 +42,24 @@ const readableLog =
     ? { GATEHOUSE_LOG_FORMAT: "pretty", FORCE_COLOR: process.env.FORCE_COLOR ?? "1" }
     : {};
 
-const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-  env: {
-    ...process.env,
-    ...readableLog,
-    GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off",
-    // The demo app is the demo project's trusted domain, so links and the dashboard's Impersonate lead to it.
-    ...(demoWanted ? { GATEHOUSE_DEMO_URL: `http://localhost:${demoPort}` } : {}),
-    ...(developmentOAuth === undefined ? {} : { GATEHOUSE_DEVELOPMENT_OAUTH: developmentOAuth }),
-    ...(allowPrivateWebhookUrls === undefined
-      ? {}
-      : { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls }),
+const server = spawn(
+  process.execPath,
+  ["--conditions=gatehouse-source", "--import", "tsx", "apps/server/src/main.ts"],
+  {
+    env: {
+      ...process.env,
+      ...readableLog,
+      GATEHOUSE_DEMO_PROJECT: demoWanted ? "on" : "off",
+      // The demo app is the demo project's trusted domain, so links and the dashboard's Impersonate lead to it.
+      ...(demoWanted ? { GATEHOUSE_DEMO_URL: `http://localhost:${demoPort}` } : {}),
+      ...(developmentOAuth === undefined ? {} : { GATEHOUSE_DEVELOPMENT_OAUTH: developmentOAuth }),
+      ...(allowPrivateWebhookUrls === undefined
+        ? {}
+        : { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls }),
+    },
+    stdio: ["inherit", "pipe", "inherit"],
   },
-  stdio: ["inherit", "pipe", "inherit"],
-});
+);
 
 let demo: { url: string; close: () => Promise<void> } | undefined;
 let demoStarted = false;

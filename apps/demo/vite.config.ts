@@ -2,7 +2,7 @@
 // `npm run dev` / `npm run build` read them from the environment; serve.ts passes them in.
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type InlineConfig } from "vite";
+import { defaultClientConditions, defineConfig, type InlineConfig } from "vite";
 
 export type DemoSettings = {
   /** Where the Gatehouse server answers (its API is under /api/v1). */
@@ -20,6 +20,8 @@ export function demoConfig(settings: DemoSettings): InlineConfig {
     configFile: false,
     appType: "spa",
     plugins: [react()],
+    // The workspace packages are bundled from their TypeScript source (the "gatehouse-source" condition), not dist/.
+    resolve: { conditions: ["gatehouse-source", ...defaultClientConditions] },
     define: { __GATEHOUSE__: JSON.stringify(settings) },
   };
 }

@@ -48,7 +48,7 @@ async function atTerminal(name: string, file: string, env: Record<string, string
     await adminQuery(template.adminUrl, `create database ${databaseName}`);
     fullEnv.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
   }
-  const command = `${process.execPath} --import tsx ${file}`;
+  const command = `${process.execPath} --conditions=gatehouse-source --import tsx ${file}`;
   const child: ChildProcess = spawn("script", ["-qfec", command, "/dev/null"], {
     cwd: repoRoot,
     env: fullEnv,

@@ -32,17 +32,21 @@ export async function startOidcProvider(
   const port = await freePort();
   const clientId = `gatehouse-${randomBytes(4).toString("hex")}`;
   const clientSecret = randomBytes(24).toString("base64url");
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      CLIENT_ID: clientId,
-      CLIENT_SECRET: clientSecret,
-      ACCESS_TOKEN_TTL: String(options.accessTokenTtlSeconds ?? 3600),
-      REDIRECT_URIS: (options.redirectUris ?? []).join(","),
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--conditions=gatehouse-source", "--import", "tsx", script],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        CLIENT_ID: clientId,
+        CLIENT_SECRET: clientSecret,
+        ACCESS_TOKEN_TTL: String(options.accessTokenTtlSeconds ?? 3600),
+        REDIRECT_URIS: (options.redirectUris ?? []).join(","),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,5 +1,5 @@
 // A real OpenID Connect provider for tests (the `oidc-provider` package), run as its own process on loopback:
-//   PORT=4000 CLIENT_ID=gatehouse CLIENT_SECRET=s3cret node --import tsx apps/server/src/testing/oidc-provider-server.ts
+//   PORT=4000 CLIENT_ID=gatehouse CLIENT_SECRET=s3cret node --conditions=gatehouse-source --import tsx apps/server/src/testing/oidc-provider-server.ts
 // One confidential client (client_secret_post, code + refresh_token grants, PKCE required) that may return to the
 // test server's callback for `oidc` and to any REDIRECT_URIS (comma-separated). Accounts exist for any login typed
 // at the built-in login page: `<login>@oidc.example.com`, verified unless the login starts with "unverified-".

@@ -37,7 +37,7 @@ export function spawnServer(
 ) {
   // The suites read the JSON log lines: a developer's own GATEHOUSE_LOG_FORMAT=pretty must not reach them.
   const { DATABASE_URL: _inherited, GATEHOUSE_LOG_FORMAT: _format, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, ["--conditions=gatehouse-source", "--import", "tsx", script], {
     cwd: repoRoot,
     env: { ...parentEnv, GATEHOUSE_LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"],
