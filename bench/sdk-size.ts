@@ -1,8 +1,9 @@
-// Client SDK bundle size (`npm run bench:sdk-size`): a tiny browser entry that creates a client app and
-// reads the user, bundled with esbuild (minified ESM for browsers, nothing external) once against
-// @gatehouse/sdk and once against Stack Auth's @stackframe/js, in the same run. Prints raw and gzip sizes,
-// the ratio against the goal (ours at most a third of theirs) and the biggest inputs of our bundle, as
-// markdown for bench/README.md.
+// Client bundle sizes (`npm run bench:sdk-size`): a tiny browser entry that creates a client app and reads the
+// user, bundled with esbuild (minified ESM for browsers, nothing external) once against @gatehouse/sdk and once
+// against Stack Auth's @stackframe/js, in the same run; and an app's React entry (provider, handler pages, useUser)
+// against @gatehouse/react and @stackframe/react, with React itself external (the app has it anyway). Prints raw
+// and gzip sizes, the SDK's ratio against its goal (ours at most a third of theirs) and the biggest inputs of our
+// SDK bundle, as markdown for bench/README.md. Ours is bundled from source (the gatehouse-source condition).
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -11,6 +12,10 @@ import { build, type Metafile } from "esbuild";
 
 const OURS = "@gatehouse/sdk";
 const THEIRS = "@stackframe/js";
+const OURS_REACT = "@gatehouse/react";
+const THEIRS_REACT = "@stackframe/react";
+/** What a React app brings itself: not counted in either React package's size. */
+const REACT_EXTERNALS = ["react", "react-dom", "react/jsx-runtime", "react-dom/client"];
 const GOAL = 1 / 3;
 const TOP_INPUTS = 10;
 
@@ -19,11 +24,17 @@ const entry = (sdk: string) =>
   `import { StackClientApp } from "${sdk}";\n` +
   `new StackClientApp({ projectId: "p", publishableClientKey: "k", tokenStore: "cookie" }).getUser();\n`;
 
+/** The React entry, the same for both: the app, the provider and the handler pages an app mounts, and useUser. */
+const reactEntry = (pkg: string) =>
+  `import { StackClientApp, StackHandler, StackProvider, useUser } from "${pkg}";\n` +
+  `export const app = new StackClientApp({ projectId: "p", publishableClientKey: "k", tokenStore: "cookie" });\n` +
+  "export { StackHandler, StackProvider, useUser };\n";
+
 type Bundle = { sdk: string; version: string; raw: number; gzip: number; metafile: Metafile };
 
-async function bundle(sdk: string): Promise<Bundle> {
+async function bundle(sdk: string, contents = entry(sdk), external: string[] = []): Promise<Bundle> {
   const result = await build({
-    stdin: { contents: entry(sdk), resolveDir: import.meta.dirname, sourcefile: "entry.js", loader: "js" },
+    stdin: { contents, resolveDir: import.meta.dirname, sourcefile: "entry.js", loader: "js" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -31,6 +42,9 @@ async function bundle(sdk: string): Promise<Bundle> {
     target: "es2022",
     write: false,
     metafile: true,
+    external,
+    // Our packages from their TypeScript source, as the workspace resolves them (no build of dist/ needed).
+    conditions: ["gatehouse-source"],
     logLevel: "warning",
   });
   const output = result.outputFiles[0];
@@ -73,6 +87,15 @@ async function main() {
   console.log(`| ours / theirs | ${percent(rawRatio)} | ${percent(gzipRatio)} |`);
   const verdict = (ratio: number) => (ratio <= GOAL ? "met" : "missed");
   console.log(`\ngoal: ours ≤ 33 % of theirs — raw ${verdict(rawRatio)}, gzip ${verdict(gzipRatio)}`);
+
+  const oursReact = await bundle(OURS_REACT, reactEntry(OURS_REACT), REACT_EXTERNALS);
+  const theirsReact = await bundle(THEIRS_REACT, reactEntry(THEIRS_REACT), REACT_EXTERNALS);
+  console.log("\nReact packages (provider, handler pages, useUser; react and react-dom external):\n");
+  console.log("| bundle | raw bytes | gzip bytes |\n|---|---|---|");
+  for (const b of [oursReact, theirsReact]) console.log(`| ${b.sdk} ${b.version} | ${b.raw} | ${b.gzip} |`);
+  console.log(
+    `| ours / theirs | ${percent(oursReact.raw / theirsReact.raw)} | ${percent(oursReact.gzip / theirsReact.gzip)} |`,
+  );
 
   console.log(`\nBiggest inputs of the ${OURS} bundle (bytes in the minified output):\n`);
   console.log("| input | bytes | share |\n|---|---|---|");
