@@ -4,8 +4,9 @@ import { defineConfig } from "vitest/config";
 
 const globalSetup = ["apps/server/src/testing/global-setup.ts"];
 const databaseSuites = ["apps/server/src/**/*.test.ts", "e2e/**/*.test.ts"];
-// Stack's own UI against our server: what it tests is the wire, not the database, so one run (PGlite) is enough.
-const uiOnly = ["e2e/browser/stack-*.test.ts", "**/node_modules/**"];
+// Stack's own UI and our packed packages against our server: what they test is the wire and the packages, not the
+// database, so one run (PGlite) is enough (and two runs would build the same dist/ folders at once).
+const uiOnly = ["e2e/browser/stack-*.test.ts", "e2e/packages/**", "**/node_modules/**"];
 // Several server processes on one database (e2e/cluster): PostgreSQL only, since PGlite is single-process.
 const clusterSuites = ["e2e/cluster/**/*.test.ts"];
 
