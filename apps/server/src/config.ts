@@ -1,25 +1,16 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
+import { resources } from "./resources.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
 
-/**
- * The dashboard's build (apps/dashboard/dist), found from this module's own place so it does not depend on the
- * working directory. A path string, not a URL object: DOM test environments replace the global URL.
- */
-export const DEFAULT_DASHBOARD_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "dashboard",
-  "dist",
-);
+/** The dashboard's build (apps/dashboard/dist in the repository, dashboard/ in the server artifact). */
+export const DEFAULT_DASHBOARD_DIR = resources.dashboardDir;
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
