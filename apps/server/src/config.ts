@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
+import type { WorkersSetting } from "./cluster/worker-count.ts";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
@@ -48,6 +49,12 @@ const envSchema = z.object({
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   GATEHOUSE_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  GATEHOUSE_WORKERS: z
+    .union(
+      [z.literal("auto"), z.coerce.number().int().min(1).max(256)],
+      "must be a number of processes or auto",
+    )
+    .default(1),
   GATEHOUSE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   GATEHOUSE_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
@@ -107,6 +114,8 @@ export type Config = {
    * stand-in page where anyone types any identity must be asked for, never offered on its own.
    */
   developmentOAuth: string[];
+  /** GATEHOUSE_WORKERS: server processes on the port (cluster/), `auto` one per core; PGlite always runs one. */
+  workers: WorkersSetting;
   /** Unset format: pretty when stdout is a terminal, JSON otherwise (the logger decides, where stdout is known). */
   log: { level: LogLevel; format: LogFormat | undefined };
   webhooks: {
@@ -194,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoUrl: e.GATEHOUSE_DEMO_URL,
     dashboardDir: resolve(e.GATEHOUSE_DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     analyticsRetentionDays: e.GATEHOUSE_ANALYTICS_RETENTION_DAYS,
+    workers: e.GATEHOUSE_WORKERS,
     log: { level: e.GATEHOUSE_LOG_LEVEL, format: e.GATEHOUSE_LOG_FORMAT },
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
