@@ -148,12 +148,40 @@ describe("GATEHOUSE_WORKERS=2", () => {
     expect(served.some((l) => l.worker === 2)).toBe(true);
   }, 120_000);
 
-  it("drains every worker on SIGTERM and exits 0", async () => {
-    expect(await server.stop()).toBe(0);
+  it("drains every worker on SIGTERM: a request in flight is answered, then all exit 0", async () => {
+    // A sign-up whose body is half sent when SIGTERM arrives: its worker must wait for the rest and answer it.
+    const body = JSON.stringify({ email: "draining@example.com", password: "correct horse battery" });
+    const answer = new Promise<number | string>((resolve) => {
+      const req = request(
+        `${server.baseUrl}/api/v1/auth/password/sign-up`,
+        {
+          method: "POST",
+          agent: false,
+          headers: {
+            "x-stack-access-type": "client",
+            "x-stack-project-id": "internal",
+            "x-stack-publishable-client-key": server.keys.pck,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      req.write(body.slice(0, 20));
+      setTimeout(() => req.end(body.slice(20)), 1500);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const stopped = server.stop();
+    expect(await answer).toBe(200);
+    expect(await stopped).toBe(0);
     const lines = logLines();
     // Each live worker closed its server and database ("stopped" with its number), then the primary.
-    const stopped = lines.filter((l) => l.msg === "stopped");
-    expect(stopped.filter((l) => typeof l.worker === "number")).toHaveLength(2);
-    expect(stopped.at(-1)?.worker).toBeUndefined();
+    const stops = lines.filter((l) => l.msg === "stopped");
+    expect(stops.filter((l) => typeof l.worker === "number")).toHaveLength(2);
+    expect(stops.at(-1)?.worker).toBeUndefined();
   }, 60_000);
 });
