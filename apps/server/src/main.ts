@@ -151,10 +151,8 @@ function startPrimary(count: number): void {
   runPrimary({ count, logger, onAllListening: () => printBanner(config, printed) });
 }
 
-const workers = workerCount(config.workers, config.databaseUrl !== undefined, availableParallelism());
-if (cluster.isPrimary && workers.warning) logger.warn(workers.warning);
-if (cluster.isPrimary && workers.count > 1) startPrimary(workers.count);
-else
+/** One process: the server itself (PGlite, GATEHOUSE_WORKERS=1, or a worker of a cluster). */
+function startProcess(): void {
   main().catch((error: unknown) => {
     if (error instanceof DataDirLockedError) {
       process.stderr.write(`${error.message}\n`);
@@ -163,3 +161,9 @@ else
     }
     process.exit(1);
   });
+}
+
+const workers = workerCount(config.workers, config.databaseUrl !== undefined, availableParallelism());
+if (cluster.isPrimary && workers.warning) logger.warn(workers.warning);
+if (cluster.isPrimary && workers.count > 1) startPrimary(workers.count);
+else startProcess();
