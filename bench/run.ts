@@ -6,46 +6,16 @@ import { cpus } from "node:os";
 import { freePort, startServer } from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { hash } from "@node-rs/argon2";
-import autocannon from "autocannon";
+import { measure as measureLoad, type Row, refreshBody, type Scenario } from "./load.ts";
 
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PASSWORD = "correct horse battery";
 
-type Scenario = {
-  name: string;
-  /** One body per connection (each connection sends its own), instead of `body` for all. */
-  bodies?: string[];
-  url: string;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-  connections?: number;
-};
-type Row = { name: string; rps: number; p50: number; p99: number };
-
-async function measure(s: Scenario): Promise<Row> {
-  const result = await autocannon({
-    url: s.url,
-    method: s.method ?? "GET",
-    headers: s.headers,
-    body: s.body,
-    connections: s.connections ?? connections,
-    duration: seconds,
-    ...(s.bodies ? { setupClient: perConnectionBody(s.bodies) } : {}),
-  });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${s.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  }
-  return { name: s.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-/** Gives each autocannon connection the next body of the list. */
-function perConnectionBody(bodies: string[]) {
-  let next = 0;
-  return (client: { setBody(body: string): void }) => client.setBody(bodies[next++ % bodies.length] ?? "");
-}
+/** A scenario of load.ts with this run's duration and, unless it says otherwise, its connection count. */
+const measure = (s: Omit<Scenario, "connections" | "seconds"> & { connections?: number }): Promise<Row> =>
+  measureLoad({ connections, ...s, seconds });
 
 /** Hashes per second of argon2id with the server's parameters, as many at once as the thread pool runs. */
 async function argon2Rate(): Promise<number> {
@@ -142,14 +112,7 @@ async function main() {
       url: `${api}/auth/oauth/token`,
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      bodies: refreshTokens.map((token) =>
-        new URLSearchParams({
-          grant_type: "refresh_token",
-          client_id: "internal",
-          client_secret: server.keys.pck,
-          refresh_token: token,
-        }).toString(),
-      ),
+      bodies: refreshTokens.map((token) => refreshBody(token, server.keys.pck)),
     });
     rows.push(refresh);
     rows.push(

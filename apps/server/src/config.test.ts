@@ -57,8 +57,17 @@ describe("loadConfig defaults", () => {
       webhooks: { allowPrivateUrls: false, svix: undefined },
       sharedOAuth: {},
       developmentOAuth: [],
+      workers: 1,
       log: { level: "info", format: undefined },
     });
+  });
+
+  it("reads GATEHOUSE_WORKERS as a number of processes or auto, and refuses anything else", () => {
+    expect(loadConfig({ GATEHOUSE_WORKERS: "3" }).workers).toBe(3);
+    expect(loadConfig({ GATEHOUSE_WORKERS: "auto" }).workers).toBe("auto");
+    for (const bad of ["0", "two", "1.5", "-1"]) {
+      expect(configError({ GATEHOUSE_WORKERS: bad }).message).toMatch(/GATEHOUSE_WORKERS/);
+    }
   });
 
   it("keeps analytics events GATEHOUSE_ANALYTICS_RETENTION_DAYS days, 30 unless set", () => {

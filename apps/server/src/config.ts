@@ -1,25 +1,17 @@
 // The server's configuration: read from the environment once, validated, and passed down as a typed value.
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
+import type { WorkersSetting } from "./cluster/worker-count.ts";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
+import { resources } from "./resources.ts";
 import type { RateLimitSettings } from "./services/rate-limits.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
 
-/**
- * The dashboard's build (apps/dashboard/dist), found from this module's own place so it does not depend on the
- * working directory. A path string, not a URL object: DOM test environments replace the global URL.
- */
-export const DEFAULT_DASHBOARD_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "dashboard",
-  "dist",
-);
+/** The dashboard's build (apps/dashboard/dist in the repository, dashboard/ in the server artifact). */
+export const DEFAULT_DASHBOARD_DIR = resources.dashboardDir;
 
 const booleanFlag = z.enum(["true", "false"]).transform((v) => v === "true");
 const optionalKey = (prefix: string) =>
@@ -57,6 +49,12 @@ const envSchema = z.object({
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   GATEHOUSE_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  GATEHOUSE_WORKERS: z
+    .union(
+      [z.literal("auto"), z.coerce.number().int().min(1).max(256)],
+      "must be a number of processes or auto",
+    )
+    .default(1),
   GATEHOUSE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   GATEHOUSE_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
@@ -116,6 +114,8 @@ export type Config = {
    * stand-in page where anyone types any identity must be asked for, never offered on its own.
    */
   developmentOAuth: string[];
+  /** GATEHOUSE_WORKERS: server processes on the port (cluster/), `auto` one per core; PGlite always runs one. */
+  workers: WorkersSetting;
   /** Unset format: pretty when stdout is a terminal, JSON otherwise (the logger decides, where stdout is known). */
   log: { level: LogLevel; format: LogFormat | undefined };
   webhooks: {
@@ -203,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoUrl: e.GATEHOUSE_DEMO_URL,
     dashboardDir: resolve(e.GATEHOUSE_DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     analyticsRetentionDays: e.GATEHOUSE_ANALYTICS_RETENTION_DAYS,
+    workers: e.GATEHOUSE_WORKERS,
     log: { level: e.GATEHOUSE_LOG_LEVEL, format: e.GATEHOUSE_LOG_FORMAT },
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",

@@ -92,6 +92,8 @@ export type LoggerOptions = {
   format?: LogFormat;
   /** Where lines go. Default stdout (see `stdout`). */
   destination?: DestinationStream;
+  /** Fields on every line (a cluster worker's number). */
+  fields?: LogFields;
   /** Pretty format only. Default: what the terminal supports (NO_COLOR and FORCE_COLOR are honoured). */
   colors?: boolean;
 };
@@ -110,8 +112,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = pino(
     {
       level: options.level ?? "info",
-      // The line's own fields only: no pid or hostname, ISO time, the level by name, as the JSON format always had.
-      base: undefined,
+      // The line's own fields (and a cluster worker's number) only: no pid or hostname, ISO time, the level by name, as
+      // the JSON format always had.
+      base: options.fields,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

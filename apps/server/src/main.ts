@@ -1,21 +1,20 @@
-// The only file that opens a port: config -> data dir -> database -> migrate -> seed -> app -> listen.
+// The only file that opens a port: config -> data dir -> database -> migrate -> seed -> app -> listen. With
+// GATEHOUSE_WORKERS=N on PostgreSQL it is run by N cluster workers, and the primary (cluster/primary.ts) forks them.
+import cluster from "node:cluster";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
+import { runPrimary } from "./cluster/primary.ts";
+import { workerCount } from "./cluster/worker-count.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import {
-  acquireLock,
-  DataDirLockedError,
-  ensureDataDir,
-  loadGeneratedDemoKeys,
-  loadGeneratedInternalKeys,
-  loadServerSecret,
-} from "./data-dir.ts";
+import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from "./data-dir.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
+import { printBanner, startupKeys } from "./startup-banner.ts";
 
 /** The configuration first: the log's level and format are in it. A mistake in it is said on stderr, and the end. */
 function configOrExit(): Config {
@@ -29,7 +28,11 @@ function configOrExit(): Config {
 }
 
 const config = configOrExit();
-const logger = createLogger(config.log);
+// A worker's lines carry its number: several processes write to one output.
+const logger = createLogger({
+  ...config.log,
+  fields: cluster.isWorker ? { worker: cluster.worker?.id } : undefined,
+});
 
 async function main(): Promise<void> {
   const dataDir = resolve(config.dataDir);
@@ -53,12 +56,8 @@ async function main(): Promise<void> {
   await database.exclusive(() => database.migrate());
   logger.info("database migrated", { ms: Math.round(performance.now() - started) });
 
-  const generated = loadGeneratedInternalKeys(dataDir);
-  const keys = {
-    publishableClientKey: config.seed.publishableClientKey ?? generated.publishableClientKey,
-    secretServerKey: config.seed.secretServerKey ?? generated.secretServerKey,
-    superSecretAdminKey: config.seed.superSecretAdminKey ?? generated.superSecretAdminKey,
-  };
+  const printed = startupKeys(config, dataDir);
+  const { keys, demoKeys } = printed;
   const deps = createDeps({
     database,
     secret: config.secret ?? loadServerSecret(dataDir),
@@ -75,7 +74,6 @@ async function main(): Promise<void> {
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
   });
-  const demoKeys = config.demoProject ? loadGeneratedDemoKeys(dataDir) : undefined;
   await database.exclusive(async () => {
     await seedInternalProject({ ...deps, seed: config.seed, keys });
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
@@ -108,28 +106,8 @@ async function main(): Promise<void> {
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port }, () => {
     logger.info("listening", { url: config.baseUrl, port: config.port });
-    process.stdout.write(
-      [
-        "",
-        `Gatehouse is running at ${config.baseUrl}`,
-        `  API:         ${config.baseUrl}/api/v1   (reference: ${config.baseUrl}/api/v1/docs)`,
-        `  Dashboard:   ${config.baseUrl}/dashboard`,
-        "  Internal project keys (project id: internal):",
-        `    publishable client key:  ${keys.publishableClientKey}`,
-        `    secret server key:       ${keys.secretServerKey}`,
-        `    super secret admin key:  ${keys.superSecretAdminKey}`,
-        // The demo project (`npm start`): the dashboard shows it to the operators; these keys are for code and curl.
-        ...(demoKeys
-          ? [
-              "  Demo project keys (project id: demo):",
-              `    publishable client key:  ${demoKeys.publishableClientKey}`,
-              `    secret server key:       ${demoKeys.secretServerKey}`,
-              `    super secret admin key:  ${demoKeys.superSecretAdminKey}`,
-            ]
-          : []),
-        "",
-      ].join("\n"),
-    );
+    // In a cluster the primary prints it once, when every worker listens.
+    if (!cluster.isWorker) printBanner(config, printed);
   });
   server.on("error", (error) => {
     logger.error("cannot listen", { port: config.port }, error);
@@ -161,11 +139,31 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof DataDirLockedError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    logger.error("start-up failed", {}, error);
-  }
-  process.exit(1);
-});
+/**
+ * The primary of a cluster prepares what its workers share before any of them starts: the data directory and the
+ * generated secret and keys (several workers creating them at once would each make their own).
+ */
+function startPrimary(count: number): void {
+  const dataDir = resolve(config.dataDir);
+  ensureDataDir(dataDir);
+  if (!config.secret) loadServerSecret(dataDir);
+  const printed = startupKeys(config, dataDir);
+  runPrimary({ count, logger, onAllListening: () => printBanner(config, printed) });
+}
+
+/** One process: the server itself (PGlite, GATEHOUSE_WORKERS=1, or a worker of a cluster). */
+function startProcess(): void {
+  main().catch((error: unknown) => {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`${error.message}\n`);
+    } else {
+      logger.error("start-up failed", {}, error);
+    }
+    process.exit(1);
+  });
+}
+
+const workers = workerCount(config.workers, config.databaseUrl !== undefined, availableParallelism());
+if (cluster.isPrimary && workers.warning) logger.warn(workers.warning);
+if (cluster.isPrimary && workers.count > 1) startPrimary(workers.count);
+else startProcess();

@@ -1,6 +1,4 @@
 // Opening the database: PostgreSQL through a pg pool, or embedded PGlite. Both speak the same SQL and schema.
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
@@ -10,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { resources } from "../resources.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,8 +29,7 @@ export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>
   return db.transaction((tx) => fn(tx as unknown as Db));
 }
 
-// From the module path as a string: a DOM environment (component tests) may replace the global URL class.
-export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+export const MIGRATIONS_FOLDER = resources.migrationsDir;
 
 /**
  * `onError` hears about idle connections the server dropped (a restart, an administrator): without a listener the

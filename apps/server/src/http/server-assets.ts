@@ -1,23 +1,14 @@
 // Files the server's own pages load, served by the server itself: the favicon (every HTML page, the dashboard's
 // too), and the API reference's renderer, Scalar's browser bundle from its npm package, with the script starting it.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { Hono } from "hono";
+import { resources } from "../resources.ts";
 import type { AppEnv } from "./bind.ts";
 
-/** The package's own folder, found through Node's resolution so a hoisted or nested install both work. */
-const scalarDir = () => join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "..");
-
-/** Its version, in the bundle's URL: a new version is a new URL, so the file can be cached for good. */
-function scalarVersion(): string {
-  const pkg = createRequire(import.meta.url)(join(scalarDir(), "package.json")) as { version: string };
-  return pkg.version;
-}
-
-export const apiReferenceScriptPath = () => `/static/api-reference-${scalarVersion()}.js`;
+/** Its version is in the bundle's URL: a new version is a new URL, so the file can be cached for good. */
+export const apiReferenceScriptPath = () => `/static/api-reference-${resources.apiReference().version}.js`;
 export const API_REFERENCE_INIT_PATH = "/static/api-reference-init.js";
 
 /** The Gatehouse mark: a gate on a blue tile, the dashboard's icon too. */
@@ -36,7 +27,7 @@ export function registerServerAssets(app: Hono<AppEnv>, initScript: string): voi
   // The bundle (4 MB) is read and compressed at its first request, then kept: most servers never serve it.
   let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
   const loadBundle = () => {
-    bundle ??= readFile(join(scalarDir(), "dist", "browser", "standalone.js")).then(async (plain) => ({
+    bundle ??= readFile(resources.apiReference().file).then(async (plain) => ({
       plain,
       gzipped: await promisify(gzip)(plain),
     }));

@@ -2,11 +2,10 @@
 // The API reference page (/api/v1/docs): Scalar's API reference over /api/v1/openapi.json, its script served by this
 // server (server-assets.ts), never a CDN: an instance may have no internet and its pages depend on no third party.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { renderToStaticMarkup } from "react-dom/server";
 import { contentSecurityPolicy } from "../http/html.ts";
 import { API_REFERENCE_INIT_PATH, apiReferenceScriptPath } from "../http/server-assets.ts";
+import { resources } from "../resources.ts";
 
 /**
  * Scalar's default theme with its greys and method colours darkened (lightened in dark mode) where they fall short of
@@ -45,8 +44,7 @@ export function apiReferenceConfig(openApiUrl: string) {
 }
 
 /** The script that starts the reference (a file beside this one, so the page's policy allows no inline script). */
-export const apiReferenceInitScript = () =>
-  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "api-reference-init.js"), "utf8");
+export const apiReferenceInitScript = () => readFileSync(resources.apiReferenceInit, "utf8");
 
 /** JSON in a <script type="application/json">: `<` escaped so no `</script>` in it can end the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

@@ -52,9 +52,10 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
     );
   });
 
-  // Built once: the route table does not change while the server runs.
-  const openApi = buildOpenApiDocument(allRoutes, deps.baseUrl);
-  bindRoute(app, deps, openApiRoute, async () => openApi);
+  // Built once, at its first request: the route table does not change while the server runs, and building it (JSON
+  // Schema of every route) would otherwise be a good part of the time a restarted server takes to answer.
+  let openApi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  bindRoute(app, deps, openApiRoute, async () => (openApi ??= buildOpenApiDocument(allRoutes, deps.baseUrl)));
 
   const docs = renderDocsPage(openApiRoute.path);
   bindRoute(app, deps, docsRoute, async () => htmlResponse(docs.html, { csp: docs.csp }));

@@ -28,8 +28,11 @@ export type RunningServer = {
   stop: () => Promise<number | null>;
 };
 
-/** What a test starts: the server alone, or `npm start` (scripts/start.ts: its settings, and the demo app). */
-export type ServerScript = "apps/server/src/main.ts" | "scripts/start.ts";
+/**
+ * What a test starts: the server alone, or `npm start` (scripts/start.ts: its settings, and the demo app), from the
+ * repository through tsx; or a built server artifact's `node server.js` in its own folder (no TypeScript loader).
+ */
+export type ServerScript = "apps/server/src/main.ts" | "scripts/start.ts" | { artifactDir: string };
 
 export function spawnServer(
   env: Record<string, string | undefined>,
@@ -37,8 +40,14 @@ export function spawnServer(
 ) {
   // The suites read the JSON log lines: a developer's own GATEHOUSE_LOG_FORMAT=pretty must not reach them.
   const { DATABASE_URL: _inherited, GATEHOUSE_LOG_FORMAT: _format, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ["--conditions=gatehouse-source", "--import", "tsx", script], {
-    cwd: repoRoot,
+  const fromRepository = typeof script === "string";
+  // An artifact runs as an operator runs it: plain node, no loader a parent's NODE_OPTIONS might bring.
+  if (!fromRepository) delete parentEnv.NODE_OPTIONS;
+  const [args, cwd] = fromRepository
+    ? [["--conditions=gatehouse-source", "--import", "tsx", script], repoRoot]
+    : [["server.js"], script.artifactDir];
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: { ...parentEnv, GATEHOUSE_LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
