@@ -33,6 +33,7 @@ import { createCrossDomainHandOff } from "./oauth/cross-domain.ts";
 import { createDevelopmentProvider } from "./oauth/development-provider.ts";
 import { createProviderDirectory, type OAuthCredentials } from "./oauth/directory.ts";
 import { createOAuthFlow } from "./oauth/flow.ts";
+import { createObservability, type ObservabilityOptions } from "./observability/index.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createBotChallenge } from "./services/bot-challenge.ts";
@@ -91,6 +92,8 @@ export type DepsOptions = {
   dashboardDir?: string;
   /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
   analyticsRetentionDays?: number;
+  /** Metrics, traces and the /metrics token (main.ts); a metrics registry of its own otherwise. */
+  observability?: ObservabilityOptions;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -205,9 +208,11 @@ export function createDeps(options: DepsOptions) {
     clock,
     secrets: projectSecrets,
   });
+  const observability = createObservability(database, () => clock.now(), options.observability);
   return {
     database,
     db,
+    observability,
     clock,
     logger,
     baseUrl: options.baseUrl,
