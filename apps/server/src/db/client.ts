@@ -84,7 +84,12 @@ export function openPostgres(
   });
   pool.on("error", onError);
   const { observeQuery } = options;
-  if (observeQuery) pool.on("connect", (client) => observeClient(client, observeQuery));
+  pool.on("connect", (client) => {
+    // pg-pool listens for errors of idle connections only: one that breaks while checked out (a transaction when
+    // PostgreSQL restarts) emits `error` with nobody listening, which would end the process. Its query fails anyway.
+    client.on("error", onError);
+    if (observeQuery) observeClient(client, observeQuery);
+  });
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,
