@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { freePort, type RunningServer } from "@gatehouse/server/testing/server-process";
+import { type SmtpPeer, startSmtpPeer } from "@gatehouse/server/testing/smtp-peer";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startIsolatedServer } from "../support.ts";
@@ -16,6 +17,7 @@ let server: RunningServer;
 let stop: () => Promise<void>;
 let metricsPort: number;
 let receiver: Server;
+let smtp: SmtpPeer;
 const spans: OtlpSpan[] = [];
 
 /** An OTLP/HTTP receiver: the JSON encoding of ExportTraceServiceRequest, gzipped or not. */
@@ -42,24 +44,28 @@ async function startReceiver(): Promise<number> {
 beforeAll(async () => {
   const receiverPort = await startReceiver();
   metricsPort = await freePort();
+  smtp = await startSmtpPeer();
   ({ server, stop } = await startIsolatedServer(
     "observability",
     {
       GATEHOUSE_METRICS_TOKEN: TOKEN,
       GATEHOUSE_METRICS_PORT: String(metricsPort),
       GATEHOUSE_RATE_LIMIT_SIGN_IN_EMAIL_IP: "2",
+      GATEHOUSE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=noreply@gatehouse.test`,
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`,
       // Exported within 100 ms instead of 5 s, so the test need not wait.
       OTEL_BSP_SCHEDULE_DELAY: "100",
     },
     undefined,
-    120_000,
+    // A busy machine may take minutes to open PGlite; CI takes seconds.
+    240_000,
   ));
-}, 150_000);
+}, 270_000);
 
 afterAll(async () => {
   await stop?.();
   receiver?.close();
+  await smtp?.close();
 });
 
 const client = () => ({
@@ -96,7 +102,13 @@ describe("metrics", () => {
 
   it("counts requests per route template, sign-ins and sign-ups per outcome, and rate-limit refusals", async () => {
     const email = `metrics-${Date.now()}@example.com`;
-    expect((await post("/auth/password/sign-up", { email, password: "a good password 1" })).status).toBe(200);
+    // With a verification e-mail, which the worker sends over SMTP (its span is checked under "traces").
+    const signUp = await post("/auth/password/sign-up", {
+      email,
+      password: "a good password 1",
+      verification_callback_url: "http://localhost:3000/handler/email-verification",
+    });
+    expect(signUp.status).toBe(200);
     expect((await post("/auth/password/sign-in", { email, password: "a good password 1" })).status).toBe(200);
     // Two failures fill the bucket (limit 2); the third attempt is refused with 429.
     for (const status of [400, 400, 429]) {
@@ -163,6 +175,17 @@ describe("health", () => {
 });
 
 describe("traces", () => {
+  it("exports a client span for each SMTP send", async () => {
+    // The worker polls every 5 s: wait for the verification e-mail of the sign-up above.
+    let send: OtlpSpan | undefined;
+    for (let i = 0; i < 150 && !send; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      send = spans.find((s) => s.name === "smtp send" && s.kind === 3);
+    }
+    expect(smtp.received.length).toBeGreaterThan(0);
+    expect(send).toBeDefined();
+  });
+
   it("exports the HTTP server span of a request, continuing the caller's trace, with its database spans", async () => {
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     // A sign-in for an unknown address: it reads the users table whatever is cached.
