@@ -25,6 +25,7 @@ import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerMfaRoutes } from "./routes/mfa.ts";
 import { registerOAuthRoutes } from "./routes/oauth.ts";
 import { registerOAuthProviderRoutes } from "./routes/oauth-providers.ts";
+import { registerOperationsRoutes } from "./routes/operations.ts";
 import { registerPageLoadRoutes } from "./routes/page-load.ts";
 import { registerPasskeyRoutes } from "./routes/passkeys.ts";
 import { registerPermissionDefinitionRoutes } from "./routes/permission-definitions.ts";
@@ -101,6 +102,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     });
   });
 
+  // Inside the request-id middleware, so it sees the real status before status masking turns a 4xx into a 200.
+  app.use(deps.observability.middleware);
+
   app.use(async (c, next) => {
     c.set("clientIp", clientIp(c.req.raw, c.env, deps.trustProxy));
     if (c.req.path.startsWith("/api/v1")) deps.rateLimits.request(c.get("clientIp"));
@@ -108,6 +112,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
 
   registerMetaRoutes(app, deps);
+  registerOperationsRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerMetricsRoutes(app, deps);
   registerPageLoadRoutes(app, deps);

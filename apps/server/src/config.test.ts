@@ -59,6 +59,15 @@ describe("loadConfig defaults", () => {
       developmentOAuth: [],
       workers: 1,
       log: { level: "info", format: undefined },
+      database: {
+        poolSize: 10,
+        statementTimeoutMs: 30_000,
+        idleTimeoutMs: 10_000,
+        connectTimeoutMs: 5_000,
+        startupWaitMs: 60_000,
+      },
+      metrics: { token: undefined, port: undefined },
+      tracing: undefined,
     });
   });
 
@@ -68,6 +77,21 @@ describe("loadConfig defaults", () => {
     for (const bad of ["0", "two", "1.5", "-1"]) {
       expect(configError({ GATEHOUSE_WORKERS: bad }).message).toMatch(/GATEHOUSE_WORKERS/);
     }
+  });
+
+  it("reads the pool, metrics and tracing settings, and refuses a short metrics token", () => {
+    const config = loadConfig({
+      GATEHOUSE_DB_POOL_SIZE: "25",
+      GATEHOUSE_DB_STATEMENT_TIMEOUT_MS: "0",
+      GATEHOUSE_DB_STARTUP_WAIT_MS: "5000",
+      GATEHOUSE_METRICS_PORT: "9464",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+    });
+    expect(config.database).toMatchObject({ poolSize: 25, statementTimeoutMs: 0, startupWaitMs: 5000 });
+    expect(config.metrics).toEqual({ token: undefined, port: 9464 });
+    expect(config.tracing).toEqual({ endpoint: "http://collector:4318", serviceName: "gatehouse" });
+    expect(() => loadConfig({ GATEHOUSE_METRICS_TOKEN: "short" })).toThrow(/GATEHOUSE_METRICS_TOKEN/);
+    expect(() => loadConfig({ GATEHOUSE_DB_POOL_SIZE: "0" })).toThrow(/GATEHOUSE_DB_POOL_SIZE/);
   });
 
   it("keeps analytics events GATEHOUSE_ANALYTICS_RETENTION_DAYS days, 30 unless set", () => {

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { SHARED_OAUTH_PROVIDER_IDS } from "@gatehouse/contract";
 import { z } from "zod";
 import type { WorkersSetting } from "./cluster/worker-count.ts";
+import type { DatabaseSettings } from "./db/client.ts";
 import { parseSmtpUrl, type SmtpSettings } from "./email/mailer.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import type { OAuthCredentials } from "./oauth/directory.ts";
@@ -55,6 +56,15 @@ const envSchema = z.object({
       "must be a number of processes or auto",
     )
     .default(1),
+  GATEHOUSE_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  GATEHOUSE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  GATEHOUSE_DB_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  GATEHOUSE_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  GATEHOUSE_DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).default(60_000),
+  GATEHOUSE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  GATEHOUSE_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("gatehouse"),
   GATEHOUSE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   GATEHOUSE_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).optional(),
@@ -116,6 +126,12 @@ export type Config = {
   developmentOAuth: string[];
   /** GATEHOUSE_WORKERS: server processes on the port (cluster/), `auto` one per core; PGlite always runs one. */
   workers: WorkersSetting;
+  /** The PostgreSQL pool (ignored on PGlite); timeouts in milliseconds, 0 turns a timeout off. */
+  database: DatabaseSettings;
+  /** /metrics: behind a bearer token on the API port, and/or on a port of its own; neither: not served. */
+  metrics: { token: string | undefined; port: number | undefined };
+  /** OpenTelemetry traces go to this OTLP/HTTP endpoint; unset: no tracing SDK is even loaded. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
   /** Unset format: pretty when stdout is a terminal, JSON otherwise (the logger decides, where stdout is known). */
   log: { level: LogLevel; format: LogFormat | undefined };
   webhooks: {
@@ -205,6 +221,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     analyticsRetentionDays: e.GATEHOUSE_ANALYTICS_RETENTION_DAYS,
     workers: e.GATEHOUSE_WORKERS,
     log: { level: e.GATEHOUSE_LOG_LEVEL, format: e.GATEHOUSE_LOG_FORMAT },
+    database: {
+      poolSize: e.GATEHOUSE_DB_POOL_SIZE,
+      statementTimeoutMs: e.GATEHOUSE_DB_STATEMENT_TIMEOUT_MS,
+      idleTimeoutMs: e.GATEHOUSE_DB_IDLE_TIMEOUT_MS,
+      connectTimeoutMs: e.GATEHOUSE_DB_CONNECT_TIMEOUT_MS,
+      startupWaitMs: e.GATEHOUSE_DB_STARTUP_WAIT_MS,
+    },
+    metrics: { token: e.GATEHOUSE_METRICS_TOKEN, port: e.GATEHOUSE_METRICS_PORT },
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
+      : undefined,
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

@@ -20,7 +20,7 @@ import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
 import { createTeamsRepo } from "./db/teams-repo.ts";
 import { createUsersRepo } from "./db/users-repo.ts";
-import { type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
+import { createMailer, type SmtpSettings, smtpFromEmailConfig } from "./email/mailer.ts";
 import { createNotificationPreferences } from "./email/notification-preferences.ts";
 import { createEmailOutbox } from "./email/outbox.ts";
 import { createStackOutbox } from "./email/outbox-stack.ts";
@@ -33,6 +33,8 @@ import { createCrossDomainHandOff } from "./oauth/cross-domain.ts";
 import { createDevelopmentProvider } from "./oauth/development-provider.ts";
 import { createProviderDirectory, type OAuthCredentials } from "./oauth/directory.ts";
 import { createOAuthFlow } from "./oauth/flow.ts";
+import { createObservability, type ObservabilityOptions } from "./observability/index.ts";
+import { tracedMailer, tracedWebhookSender } from "./observability/traced.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createBotChallenge } from "./services/bot-challenge.ts";
@@ -58,6 +60,7 @@ import { createVerificationCodeService } from "./services/verification-codes.ts"
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
+import { createWebhookSender } from "./webhooks/sender.ts";
 import { createWebhookService } from "./webhooks/service.ts";
 import type { SvixSettings } from "./webhooks/svix.ts";
 import { createWebhookWorker } from "./webhooks/worker.ts";
@@ -91,6 +94,8 @@ export type DepsOptions = {
   dashboardDir?: string;
   /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
   analyticsRetentionDays?: number;
+  /** Metrics, traces and the /metrics token (main.ts); a metrics registry of its own otherwise. */
+  observability?: ObservabilityOptions;
 };
 
 export function createDeps(options: DepsOptions) {
@@ -159,10 +164,12 @@ export function createDeps(options: DepsOptions) {
     key: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "email-unsubscribe", 32)),
     now: () => clock.now().getTime(),
   });
+  const tracing = options.observability?.tracing;
   const emailWorker = createEmailWorker({
     db,
     clock,
     logger,
+    ...(tracing ? { mailer: tracedMailer(createMailer(), tracing) } : {}),
     defaultSmtp: options.defaultSmtp,
     // A user who unsubscribed after an app queued (or scheduled) the e-mail is skipped at send time, as in Stack.
     skipReason: (row) => notificationPreferences.skipReason(row),
@@ -205,9 +212,11 @@ export function createDeps(options: DepsOptions) {
     clock,
     secrets: projectSecrets,
   });
+  const observability = createObservability(database, () => clock.now(), options.observability);
   return {
     database,
     db,
+    observability,
     clock,
     logger,
     baseUrl: options.baseUrl,
@@ -288,6 +297,14 @@ export function createDeps(options: DepsOptions) {
       box: webhookBox,
       allowPrivateUrls,
       svix: options.svix,
+      ...(tracing
+        ? {
+            sender: tracedWebhookSender(
+              createWebhookSender({ clock, box: webhookBox, allowPrivateUrls }),
+              tracing,
+            ),
+          }
+        : {}),
     }),
     passwordAuth: createPasswordAuth({
       db,

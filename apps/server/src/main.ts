@@ -11,8 +11,11 @@ import { workerCount } from "./cluster/worker-count.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from "./data-dir.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
+import { waitForDatabase } from "./db/startup-wait.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
+import { serveMetricsPort } from "./observability/exposition.ts";
+import { startTracing } from "./observability/tracing.ts";
 import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
 import { printBanner, startupKeys } from "./startup-banner.ts";
 
@@ -38,13 +41,20 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.dataDir);
   ensureDataDir(dataDir);
 
+  // Before the database opens: its queries report to the tracer. Unset, no OpenTelemetry module is loaded.
+  const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
+  if (config.tracing) logger.info("tracing: OpenTelemetry", { endpoint: config.tracing.endpoint });
+
   let releaseLock = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl, (error) =>
-      logger.warn("database connection lost; it will be reopened", {}, error),
+    database = openPostgres(
+      config.databaseUrl,
+      (error) => logger.warn("database connection lost; it will be reopened", {}, error),
+      { settings: config.database, observeQuery: tracing?.observeQuery },
     );
     logger.info("database: PostgreSQL", { host: new URL(config.databaseUrl).host });
+    await waitForDatabase(database, { waitMs: config.database.startupWaitMs, logger });
   } else {
     releaseLock = acquireLock(dataDir);
     database = await openPglite({ dataDir: join(dataDir, "data") });
@@ -73,7 +83,16 @@ async function main(): Promise<void> {
     developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
+    observability: { processMetrics: true, tracing, metricsToken: config.metrics.token },
   });
+  const metricsServer = config.metrics.port
+    ? await serveMetricsPort(deps.observability.metrics, {
+        port: config.metrics.port,
+        token: config.metrics.token,
+        onError: (error) => logger.error("metrics: scrape failed", {}, error),
+      })
+    : undefined;
+  if (config.metrics.port) logger.info("metrics: served on their own port", { port: config.metrics.port });
   await database.exclusive(async () => {
     await seedInternalProject({ ...deps, seed: config.seed, keys });
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
@@ -123,12 +142,14 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info("shutting down", { signal });
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets would hold it open.
+    metricsServer?.close();
     server.close(async () => {
       await deps.emailWorker.stop();
       await deps.webhookWorker.stop();
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
       await database.close();
+      await tracing?.shutdown();
       releaseLock();
       logger.info("stopped");
       process.exit(0);

@@ -521,6 +521,12 @@ export const KnownErrors = buildCatalogue(
       status: 503,
       message: () => "The OAuth provider is temporarily unavailable. Please try signing in again.",
     }),
+    // Gatehouse's own (not in Stack's catalogue): the database cannot be reached (a restart, a failover) or did not
+    // answer within the statement timeout. Retrying later is the right move, so 503 and not a 500.
+    DATABASE_UNAVAILABLE: entry({
+      status: 503,
+      message: () => "The database is temporarily unavailable. Please try again in a few seconds.",
+    }),
     // The value really is wrapped in `"(` and `)"` on the wire (Stack Auth's text).
     CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: entry<{
       type: "email";

@@ -117,6 +117,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
           description: "A known error (JSON) or a plain-text error",
           content: { "application/json": { schema: { $ref: "#/components/schemas/KnownError" } } },
         },
+        // Any route that reads the database may meet it down (a restart, a failover): DATABASE_UNAVAILABLE.
+        "503": {
+          description: "DATABASE_UNAVAILABLE: the database is unreachable for now; retry later",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/KnownError" } } },
+        },
       },
     };
     if (typeof route.access !== "string") {

@@ -21,6 +21,8 @@ export type Database = {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections now (metrics); PGlite has no pool. */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
 };
 
 /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
@@ -31,13 +33,61 @@ export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>
 
 export const MIGRATIONS_FOLDER = resources.migrationsDir;
 
+/** The PostgreSQL pool's settings (GATEHOUSE_DB_*); timeouts in milliseconds, 0 turns one off. */
+export type DatabaseSettings = {
+  poolSize: number;
+  /** A statement running longer is cancelled (57014) and its request answers DATABASE_UNAVAILABLE. */
+  statementTimeoutMs: number;
+  /** An idle pooled connection is closed after this long. */
+  idleTimeoutMs: number;
+  /** A request waiting this long for a connection (the database down, or the pool exhausted) fails. */
+  connectTimeoutMs: number;
+  /** How long start-up keeps retrying an unreachable database before giving up. */
+  startupWaitMs: number;
+};
+
+export const DEFAULT_DATABASE_SETTINGS: DatabaseSettings = {
+  poolSize: 10,
+  statementTimeoutMs: 30_000,
+  idleTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+  startupWaitMs: 60_000,
+};
+
+/** Told when a query starts; answers the function to call when it ends (with its error, if it failed). */
+export type QueryObserver = (text: string) => (error?: unknown) => void;
+
+export type PostgresOptions = { settings?: Partial<DatabaseSettings>; observeQuery?: QueryObserver };
+
 /**
  * `onError` hears about idle connections the server dropped (a restart, an administrator): without a listener the
- * pool's error event would end the process; with one, the pool simply opens a new connection next time.
+ * pool's error event would end the process; with one, the pool simply opens a new connection next time. A connection
+ * that broke while checked out is discarded by pg-pool on release (it is no longer queryable), so after a restart
+ * the pool refills itself with fresh connections and nothing needs restarting.
  */
-export function openPostgres(url: string, onError: (error: Error) => void = () => {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+export function openPostgres(
+  url: string,
+  onError: (error: Error) => void = () => {},
+  options: PostgresOptions = {},
+): Database {
+  const settings = { ...DEFAULT_DATABASE_SETTINGS, ...options.settings };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: settings.poolSize,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    // Without a bound, a request would wait forever for a connection while PostgreSQL is down.
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    // Sent at connection start-up, so it holds for every statement on every pooled connection.
+    ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
+  });
   pool.on("error", onError);
+  const { observeQuery } = options;
+  pool.on("connect", (client) => {
+    // pg-pool listens for errors of idle connections only: one that breaks while checked out (a transaction when
+    // PostgreSQL restarts) emits `error` with nobody listening, which would end the process. Its query fails anyway.
+    client.on("error", onError);
+    if (observeQuery) observeClient(client, observeQuery);
+  });
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,
@@ -46,7 +96,44 @@ export function openPostgres(url: string, onError: (error: Error) => void = () =
     exclusive: (work) => underStartupLock(pool, work),
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => pool.end(),
+    poolStats: () => ({
+      max: settings.poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
+}
+
+/**
+ * Reports every query of a pooled connection to `observe` (traces). By hand rather than through
+ * @opentelemetry/instrumentation-pg: that one patches `pg` through require hooks, which an ES module import and the
+ * bundled server artifact both bypass. pg-pool calls `client.query` with a callback, drizzle's transactions without.
+ */
+function observeClient(client: pg.PoolClient, observe: QueryObserver): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const observed = (...args: unknown[]) => {
+    const first = args[0] as string | { text?: string } | undefined;
+    const end = observe(typeof first === "string" ? first : (first?.text ?? ""));
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === "function") {
+      args[last] = (error: unknown, result: unknown) => {
+        end(error ?? undefined);
+        callback(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise)
+      result.then(
+        () => end(),
+        (error: unknown) => end(error),
+      );
+    else end();
+    return result;
+  };
+  client.query = observed as typeof client.query;
 }
 
 /** Any fixed number: the key of the session advisory lock that serialises start-up work across processes. */
@@ -61,11 +148,14 @@ const STARTUP_LOCK_KEY = 7_401_201_511;
 async function underStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
+    // Waiting for another process's migrations may outlast the statement timeout: no timeout on this one session.
+    await client.query("set statement_timeout = 0");
     await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
     try {
       return await work();
     } finally {
       await client.query("select pg_advisory_unlock($1)", [STARTUP_LOCK_KEY]);
+      await client.query("reset statement_timeout");
     }
   } finally {
     client.release();

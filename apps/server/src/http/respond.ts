@@ -1,5 +1,6 @@
 // Building responses: JSON and text with explicit UTF-8 content types, and the rendering of every error kind.
-import { bothSpellings, isKnownError } from "@gatehouse/contract";
+import { bothSpellings, isKnownError, KnownErrors } from "@gatehouse/contract";
+import { isDatabaseUnavailable } from "../db/errors.ts";
 import { type Logger, summarizeError } from "../logger.ts";
 import { isTextError } from "../text-error.ts";
 
@@ -19,6 +20,17 @@ export function renderError(
   error: unknown,
   ctx: { requestId: string; development: boolean; logger: Logger; method: string; path: string },
 ): Response {
+  if (isDatabaseUnavailable(error)) {
+    // Not a bug but an outage (a restart, a failover): a warning, and an answer the caller may retry.
+    ctx.logger.warn(
+      "database unavailable",
+      { request_id: ctx.requestId, method: ctx.method, path: ctx.path },
+      error,
+    );
+    const res = renderError(KnownErrors.DATABASE_UNAVAILABLE(), ctx);
+    res.headers.set("retry-after", "1");
+    return res;
+  }
   if (isKnownError(error)) {
     const [stack, hexclave] = bothSpellings("known-error");
     return jsonResponse(error.status, error.toBody(), { [stack]: error.code, [hexclave]: error.code });

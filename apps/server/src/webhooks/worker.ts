@@ -15,7 +15,7 @@ import {
 } from "../db/webhooks-repo.ts";
 import type { Logger } from "../logger.ts";
 import { createPoller } from "../poller.ts";
-import { attemptRow, createWebhookSender, SEND_TIMEOUT_MS } from "./sender.ts";
+import { attemptRow, createWebhookSender, SEND_TIMEOUT_MS, type WebhookSender } from "./sender.ts";
 import { generateMessageId } from "./signing.ts";
 import { forwardToSvix, type SvixSettings } from "./svix.ts";
 
@@ -55,6 +55,8 @@ export type WebhookWorkerOptions = {
   /** How long a claimed delivery is reserved; must exceed the send timeout so no two workers send it at once. */
   leaseMs?: number;
   timeoutMs?: number;
+  /** The sender to use (deps wraps it in a span when tracing is on); one of the worker's own otherwise. */
+  sender?: WebhookSender;
 };
 
 const matches = (endpoint: EndpointRow, event: EventRow) =>
@@ -67,7 +69,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? 4 * (options.timeoutMs ?? SEND_TIMEOUT_MS);
   const repo = createWebhooksRepo(db);
-  const sender = createWebhookSender(options);
+  const sender = options.sender ?? createWebhookSender(options);
 
   let lastPurgeAt: number | undefined;
 
