@@ -15,7 +15,9 @@ const source = "gatehouse-source";
 
 export default defineConfig({
   resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  // Vitest hands the server conditions to Node in its workers; Node must not take "module" (a bundler's condition),
+  // or it loads packages' bundler builds, such as @opentelemetry/api's extensionless ESM.
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions.filter((c) => c !== "module")] } },
   test: {
     projects: [
       {
