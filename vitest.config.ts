@@ -4,11 +4,14 @@ import { defineConfig } from "vitest/config";
 
 const globalSetup = ["apps/server/src/testing/global-setup.ts"];
 const databaseSuites = ["apps/server/src/**/*.test.ts", "e2e/**/*.test.ts"];
-// Stack's own UI and our packed packages against our server: what they test is the wire and the packages, not the
-// database, so one run (PGlite) is enough (and two runs would build the same dist/ folders at once).
-const uiOnly = ["e2e/browser/stack-*.test.ts", "e2e/packages/**", "**/node_modules/**"];
+// Pages in Chromium (ours and Stack's) and our packed packages: what they test is the page, the wire and the packages,
+// not the database, which the API and service suites cover on both; so one run (PGlite) is enough, and two runs of the
+// package suite would build the same dist/ folders at once.
+const uiOnly = ["e2e/browser/**", "e2e/packages/**", "**/node_modules/**"];
 // Several server processes on one database (e2e/cluster): PostgreSQL only, since PGlite is single-process.
 const clusterSuites = ["e2e/cluster/**/*.test.ts"];
+// Suites that restart the PostgreSQL server itself: a project of their own that runs after every other, alone.
+const chaosSuites = ["e2e/cluster/chaos*.test.ts"];
 
 // Workspace packages resolve to their TypeScript source (the "gatehouse-source" exports condition), not to dist/.
 const source = "gatehouse-source";
@@ -36,13 +39,20 @@ export default defineConfig({
               test: {
                 name: "postgres",
                 include: [...databaseSuites, ...clusterSuites],
-                exclude: uiOnly,
+                exclude: [...uiOnly, ...chaosSuites],
                 globalSetup,
               },
+            },
+            {
+              extends: true,
+              test: { name: "chaos", include: chaosSuites, globalSetup, sequence: { groupOrder: 1 } },
             },
           ]
         : []),
     ],
+    // Most suites wait on child servers, Chromium or PostgreSQL rather than compute: three files at a time keep two
+    // cores busy (one at a time, vitest's default here, left them idle half the run). GATEHOUSE_TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.GATEHOUSE_TEST_WORKERS ?? 3),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -3,6 +3,7 @@
 // connection, while it is down); the server recovers by itself, and the recovery time is measured and printed.
 // The PostgreSQL server is shared by every suite on the machine: this file restarts it once per run.
 import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { promisify } from "node:util";
 import { openPostgres } from "@gatehouse/server/db/client";
@@ -12,6 +13,11 @@ import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-databas
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const run = promisify(execFile);
+/** The installed PostgreSQL cluster's version, found as .ci/run finds it (the newest under /etc/postgresql). */
+const clusterVersion = () =>
+  readdirSync("/etc/postgresql")
+    .sort((a, b) => Number(a) - Number(b))
+    .at(-1) ?? "15";
 /** The pg pool under an opened database, for plain SQL (the e2e workspace does not depend on pg itself). */
 type Pool = { query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }> };
 const poolOf = (database: ReturnType<typeof openPostgres>) =>
@@ -92,7 +98,7 @@ describe("PostgreSQL restarted under load", () => {
 
     await new Promise((r) => setTimeout(r, 2_000));
     const restartStarted = Date.now();
-    await run("pg_ctlcluster", ["--skip-systemctl-redirect", "15", "main", "restart"]);
+    await run("pg_ctlcluster", ["--skip-systemctl-redirect", clusterVersion(), "main", "restart"]);
     const restartEnded = Date.now();
     // Load goes on until sign-ups have succeeded again for a while (or 60 s pass: then the assertions say why).
     const deadline = restartEnded + 60_000;

@@ -9,7 +9,8 @@ import { dumpPglite, openPglite, openPostgres } from "../db/client.ts";
 import { adminQuery, withDatabase } from "./test-database.ts";
 
 export default async function setup(project: TestProject) {
-  if (project.name === "postgres") {
+  // Every project but pglite (postgres, and chaos, which restarts the server) runs on PostgreSQL.
+  if (project.name !== "pglite") {
     const adminUrl = process.env.DATABASE_URL;
     if (!adminUrl) throw new Error("The postgres test project needs DATABASE_URL");
     const templateName = `gatehouse_template_${randomBytes(6).toString("hex")}`;
