@@ -52,21 +52,11 @@ async function openSection(flow: FlowContext, id: string, title: string) {
 }
 
 /**
- * Waits for Stack's account settings to reach `#id`. Under Next.js 16 its navigation to a bare hash (the Next.js
- * router's push) leaves the URL as it is, a Stack and Next.js matter rather than Gatehouse's: the section is then
- * opened by its address, and the suite says so.
+ * Waits for Stack's account settings to reach `#id` by its own sidebar's navigation (a router push of the bare hash).
+ * Under Next.js 16 that push left the URL as it was, which is why the Next.js app is pinned to Next.js 15.
  */
 async function followHash(flow: FlowContext, id: string) {
-  const navigated = await flow.page
-    .waitForURL((url) => url.hash === `#${id}`, { timeout: 5_000, waitUntil: "commit" })
-    .then(
-      () => true,
-      () => false,
-    );
-  if (!navigated) {
-    console.warn(`Stack's account settings did not navigate to #${id}: opening it by its URL`);
-    await flow.page.goto(`${flow.appUrl}/handler/account-settings#${id}`);
-  }
+  await flow.page.waitForURL((url) => url.hash === `#${id}`, { timeout: 15_000, waitUntil: "commit" });
 }
 
 async function signedInAs(page: Page, email: string) {

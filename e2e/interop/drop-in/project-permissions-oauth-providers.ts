@@ -14,7 +14,7 @@ const permissionId = (ctx: Context, what: string) =>
  * Runs `action` while the project has a `github` provider configuration (records name one), then puts the project's
  * providers back. The test server's internal project has none; a standard one with made-up keys is never used here.
  */
-async function withGithubProvider(ctx: Context, action: () => Promise<void>): Promise<void> {
+export async function withGithubProvider(ctx: Context, action: () => Promise<void>): Promise<void> {
   const project = await ctx.adminApp().getProject();
   // Written back as written, not as read (the read shape has keys an update refuses).
   const before = project.config.oauthProviders.map((p) =>

@@ -5,6 +5,7 @@ import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
 import { configCalls } from "./config-calls.ts";
 import { defined, del, jsonBody, patch } from "./context.ts";
+import { adminAppPaymentCalls } from "./customer-apps.ts";
 import { emailTsxCalls, outboxCalls } from "./emails.ts";
 import type { Result } from "./errors.ts";
 import { outsideServiceAdminCalls } from "./outside-services.ts";
@@ -395,6 +396,15 @@ export class StackAdminApp extends StackServerApp {
     await this.adminRequest(`/team-permission-definitions/${encodeURIComponent(permissionId)}`, del);
   }
 
+  /** A page of team permission definitions, in id order; `query` matches ids and descriptions. */
+  listTeamPermissionDefinitionsPaginated(options: { limit: number; cursor?: string; query?: string }) {
+    const calls = permissionDefinitionCalls(
+      (path, opts) => this.adminRequest(path, opts),
+      "/team-permission-definitions",
+    );
+    return calls.listPage(options);
+  }
+
   /** Project permission definitions (Stack's names); the calls are shared with team definitions. */
   private get projectDefinitions() {
     return permissionDefinitionCalls(
@@ -443,6 +453,14 @@ export class StackAdminApp extends StackServerApp {
   readonly updateEmailDraft = this.emailTsx.updateEmailDraft;
   readonly deleteEmailDraft = this.emailTsx.deleteEmailDraft;
   readonly getEmailPreview = this.emailTsx.getEmailPreview;
+  /**
+   * Stack's SDK re-reads its cached drafts here (for its hooks). This SDK keeps no drafts cache: every
+   * listEmailDrafts() reads the server, so there is nothing to refresh.
+   */
+  async refreshEmailDrafts(): Promise<void> {}
+  readonly createItemQuantityChange = adminAppPaymentCalls((path, opts) =>
+    this.adminRequest(path, opts),
+  ).createItemQuantityChange;
 
   // Stack's payments, AI, analytics, managed-domain and onboarding methods (outside-services.ts).
   private readonly outside = outsideServiceAdminCalls((path, options) => this.adminRequest(path, options));

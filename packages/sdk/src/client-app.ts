@@ -18,6 +18,7 @@ import { createAsyncCache } from "./cache.ts";
 import { completeCliLogin, type PromptCliLoginOptions, promptCliLogin } from "./cli-login.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
+import { clientAppPaymentCalls } from "./customer-apps.ts";
 import { expectingErrors, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
 import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
@@ -624,25 +625,9 @@ export class StackClientApp {
         refreshToken: session.getRefreshToken(),
       }),
       signOut: () => this.endSession(session),
+      link: (provider, options) => this.startOAuth(provider, "link", options.returnTo, options.scopes),
     });
-    const withLinking = Object.assign(user, {
-      /** Sends the browser to the provider to link an account (with extra scopes) to this user. */
-      linkConnectedAccount: (provider: string, options: { scopes?: string[]; returnTo?: string } = {}) =>
-        this.startOAuth(provider, "link", options.returnTo, options.scopes),
-      /** The connected account with these scopes, or (navigating away) the link flow that grants them. */
-      getOrLinkConnectedAccount: async (
-        provider: string,
-        options: { scopes?: string[]; returnTo?: string } = {},
-      ) => {
-        const account = await user.getConnectedAccount(provider, options);
-        if (account) return account;
-        await this.startOAuth(provider, "link", options.returnTo, options.scopes);
-        throw new Error("Redirecting to the OAuth provider to link the account.");
-      },
-    });
-    return this.projectId === "internal"
-      ? Object.assign(withLinking, this.internalUserCalls(session))
-      : withLinking;
+    return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
   }
 
   /** Ends the session at the server and here, then goes to afterSignOut. */
@@ -753,6 +738,16 @@ export class StackClientApp {
   async getProject(): Promise<Project> {
     return this.projectCache.get(undefined);
   }
+
+  // Stack's payments calls naming their customer in the options (customer-apps.ts), on the app's current session.
+  private readonly payments = clientAppPaymentCalls(
+    () => this.objectContext(this.requireSession()),
+    async () => (await this.getUser())?.id ?? null,
+  );
+  readonly getItem = this.payments.getItem;
+  readonly listProducts = this.payments.listProducts;
+  readonly listInvoices = this.payments.listInvoices;
+  readonly cancelSubscription = this.payments.cancelSubscription;
 
   /** The user of a session as last read, without a request (undefined when it was never read). */
   peekUser(tokenStore?: TokenStoreInit): CurrentUser | null | undefined {

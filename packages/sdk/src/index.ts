@@ -32,6 +32,7 @@ export {
   StackClientApp,
 } from "./client-app.ts";
 export type { ConfigOverrideLevel, PushedConfigSource } from "./config-calls.ts";
+export type { OAuthConnection, ProviderConnection } from "./connected-accounts.ts";
 export type { NotificationCategory, OutboxEmail, OutboxUpdateOptions, SendEmailOptions } from "./emails.ts";
 export {
   isKnownError,
@@ -54,7 +55,13 @@ export type {
   PermissionDefinitionCreateOptions,
   PermissionDefinitionUpdateOptions,
 } from "./permission-definitions.ts";
-export { type ListUsersOptions, type ServerAppOptions, StackServerApp, type UserPage } from "./server-app.ts";
+export {
+  type CurrentServerUser,
+  type ListUsersOptions,
+  type ServerAppOptions,
+  StackServerApp,
+  type UserPage,
+} from "./server-app.ts";
 export type { ServerUser, ServerUserCreateOptions, ServerUserUpdateOptions } from "./server-users.ts";
 export type {
   AdminSessionReplay,

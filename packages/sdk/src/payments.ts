@@ -2,6 +2,7 @@
 // and saved cards, with Stack's names. Gatehouse has no Stripe connection, so the server answers them as Stack does
 // for a project without payments set up (empty billing and lists, ITEM_NOT_FOUND, "not set up" errors).
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
+import { knownErrorIs } from "./errors.ts";
 
 type Json = Record<string, unknown>;
 type Page = { items: Json[]; pagination: { next_cursor: string | null } };
@@ -16,6 +17,16 @@ export type CustomerDefaultPaymentMethod = {
 } | null;
 export type CustomerBilling = { hasCustomer: boolean; defaultPaymentMethod: CustomerDefaultPaymentMethod };
 export type Item = { displayName: string; quantity: number; nonNegativeQuantity: number };
+/** Stack's ServerItem: an item whose quantity a back end may change. */
+export type ServerItem = Item & {
+  increaseQuantity(delta: number): Promise<void>;
+  /** Lowers the quantity, below zero if need be. */
+  decreaseQuantity(delta: number): Promise<void>;
+  /** Lowers the quantity unless that would take it below zero; answers whether it did. */
+  tryDecreaseQuantity(delta: number): Promise<boolean>;
+};
+/** A product described in the call rather than configured (Stack's inline product). */
+export type InlineProduct = Record<string, unknown>;
 export type CustomerProduct = {
   id: string | null;
   quantity: number;
@@ -151,11 +162,45 @@ export function customerCalls(ctx: ObjectContext, type: CustomerType, id: string
 
 /** What only a back end may do to a customer. */
 export function serverCustomerCalls(ctx: ObjectContext, type: CustomerType, id: string) {
+  const calls = customerCalls(ctx, type, id);
+  const customerPath = `${type}/${encodeURIComponent(id)}`;
   return {
-    ...customerCalls(ctx, type, id),
-    async grantProduct(options: { productId: string; quantity?: number }): Promise<void> {
-      const body = defined({ product_id: options.productId, quantity: options.quantity });
-      await ctx.request(`/payments/products/${type}/${encodeURIComponent(id)}`, jsonBody(body));
+    ...calls,
+    async getItem(itemId: string): Promise<ServerItem> {
+      const item = await calls.getItem(itemId);
+      const change = async (delta: number, allowNegative: boolean) => {
+        const path = `/payments/items/${customerPath}/${encodeURIComponent(itemId)}/update-quantity`;
+        await ctx.request(path, {
+          method: "POST",
+          query: { allow_negative: String(allowNegative) },
+          body: { delta },
+        });
+        ctx.invalidate();
+      };
+      return {
+        ...item,
+        increaseQuantity: (delta) => change(delta, false),
+        decreaseQuantity: (delta) => change(-delta, true),
+        async tryDecreaseQuantity(delta) {
+          try {
+            await change(-delta, false);
+            return true;
+          } catch (error) {
+            if (knownErrorIs(error, "ITEM_QUANTITY_INSUFFICIENT_AMOUNT")) return false;
+            throw error;
+          }
+        },
+      };
+    },
+    async grantProduct(
+      options: ({ productId: string } | { product: InlineProduct }) & { quantity?: number },
+    ): Promise<void> {
+      const body = defined({
+        product_id: "productId" in options ? options.productId : undefined,
+        product_inline: "product" in options ? options.product : undefined,
+        quantity: options.quantity,
+      });
+      await ctx.request(`/payments/products/${customerPath}`, jsonBody(body));
       ctx.invalidate();
     },
   };

@@ -38,6 +38,19 @@ export function permissionDefinitionCalls(request: Request, basePath: string) {
     async list(): Promise<PermissionDefinition[]> {
       return (await request<{ items: DefinitionJson[] }>(basePath)).items.map(fromJson);
     },
+    /** A page of definitions in id order, `query` matching ids and descriptions; `nextCursor` continues it. */
+    async listPage(options: {
+      limit: number;
+      cursor?: string;
+      query?: string;
+    }): Promise<{ items: PermissionDefinition[]; nextCursor: string | null }> {
+      const query = defined({ limit: options.limit, cursor: options.cursor, query: options.query });
+      const page = await request<{ items: DefinitionJson[]; pagination?: { next_cursor: string | null } }>(
+        basePath,
+        { query },
+      );
+      return { items: page.items.map(fromJson), nextCursor: page.pagination?.next_cursor ?? null };
+    },
     async create(data: PermissionDefinitionCreateOptions): Promise<PermissionDefinition> {
       return fromJson(await request<DefinitionJson>(basePath, jsonBody(bodyOf(data))));
     },

@@ -5,6 +5,8 @@ import { checkApiKey } from "./api-keys.ts";
 import { resolveSecretServerKey } from "./app-options.ts";
 import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app.ts";
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
+import { serverAppPaymentCalls } from "./customer-apps.ts";
+import { type DataVaultStore, dataVaultStore } from "./data-vault.ts";
 import { type SendEmailOptions, sendEmail } from "./emails.ts";
 import { knownErrorIs, type Result } from "./errors.ts";
 import { outsideServiceServerCalls } from "./outside-services.ts";
@@ -38,6 +40,13 @@ export type ListUsersOptions = {
   includeRestricted?: boolean;
 };
 
+/**
+ * Stack's CurrentServerUser: the signed-in user with every server field and the server's calls beside its own. Where
+ * both have a member, the type is the current user's (the server's versions differ only in resolving to nothing
+ * where the user's may resolve to an error), so the server app's user can stand wherever the client app's does.
+ */
+export type CurrentServerUser = CurrentUser & Omit<ServerUser, keyof CurrentUser>;
+
 /** A page of users; `nextCursor` continues the listing. */
 export type UserPage = ServerUser[] & { nextCursor: string | null };
 
@@ -68,13 +77,35 @@ export class StackServerApp extends StackClientApp {
     return sendEmail((path, opts) => this.transport.request(path, opts), options);
   }
 
+  // Stack's payments calls with the server key (customer-apps.ts): items a back end may change, and granting.
+  private readonly serverPayments = serverAppPaymentCalls(this.serverContext());
+  override readonly getItem = this.serverPayments.getItem;
+  override readonly listProducts = this.serverPayments.listProducts;
+  readonly grantProduct = this.serverPayments.grantProduct;
+
+  /** A data vault store (declared in the project's config); values are encrypted here with the caller's secret. */
+  async getDataVaultStore(id: string): Promise<DataVaultStore> {
+    return dataVaultStore(this.serverContext(), id);
+  }
+
+  /** Every member's team permissions in one request (direct grants, or with `recursive` the implied ones too). */
+  async listTeamMemberPermissions(
+    teamId: string,
+    options: { recursive?: boolean } = {},
+  ): Promise<{ userId: string; permissionId: string }[]> {
+    const list = await this.transport.request<List<{ id: string; user_id: string }>>("/team-permissions", {
+      query: { team_id: teamId, recursive: options.recursive ?? false },
+    });
+    return list.items.map((p) => ({ userId: p.user_id, permissionId: p.id }));
+  }
+
   // Stack's e-mail delivery and capacity methods (outside-services.ts).
   private readonly capacity = outsideServiceServerCalls((path, opts) => this.transport.request(path, opts));
   readonly getEmailDeliveryStats = this.capacity.getEmailDeliveryStats;
   readonly activateEmailCapacityBoost = this.capacity.activateEmailCapacityBoost;
 
   /** The signed-in user in the server view: every field, and the server's calls beside the user's own. */
-  protected override currentUserOf(session: Session, json: UserJson): CurrentUser {
+  protected override currentUserOf(session: Session, json: UserJson): CurrentServerUser {
     const own = super.currentUserOf(session, json);
     // The user's own calls (on its session) win where both exist: signing out, updating and deleting oneself.
     return Object.assign(
@@ -92,8 +123,8 @@ export class StackServerApp extends StackClientApp {
   /** The signed-in user (as on the client app), or with an id any user of the project. */
   override async getUser(
     options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" },
-  ): Promise<CurrentUser>;
-  override async getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  ): Promise<CurrentServerUser>;
+  override async getUser(options?: GetUserOptions): Promise<CurrentServerUser | null>;
   override async getUser(userId: string): Promise<ServerUser | null>;
   /** The user holding a user API key; null when the key is unknown, revoked or expired. */
   override async getUser(options: {
@@ -102,12 +133,13 @@ export class StackServerApp extends StackClientApp {
   }): Promise<ServerUser | null>;
   override async getUser(
     arg?: string | GetUserOptions | { apiKey: string },
-  ): Promise<CurrentUser | ServerUser | null> {
+  ): Promise<CurrentServerUser | ServerUser | null> {
     if (typeof arg === "object" && "apiKey" in arg) {
       const key = await checkApiKey(this.serverContext(), "user", arg.apiKey);
       return key?.type === "user" ? this.getUser(key.user_id) : null;
     }
-    if (typeof arg !== "string") return super.getUser(arg);
+    // The client app builds the signed-in user with currentUserOf, which this app overrides.
+    if (typeof arg !== "string") return super.getUser(arg) as Promise<CurrentServerUser | null>;
     try {
       return serverUser(this.serverContext(), await this.transport.request<UserJson>(`/users/${arg}`));
     } catch (error) {
@@ -117,7 +149,7 @@ export class StackServerApp extends StackClientApp {
   }
 
   /** Stack's older name for `getUser()` on a server app: the signed-in user of the app's token store. */
-  getServerUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+  getServerUser(options: GetUserOptions = {}): Promise<CurrentServerUser | null> {
     return this.getUser(options);
   }
 

@@ -1,6 +1,7 @@
 // Users as a back end manages them with the secret server key (WIRE.md §4.8): every field, any user of the project,
 // and the calls only servers may make (metadata, permissions, sessions for a user).
 import { apiKeyCalls } from "./api-keys.ts";
+import { connectedAccountCalls, serverLinkingCalls } from "./connected-accounts.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
 import { notificationCategoryCalls } from "./emails.ts";
 import { serverCustomerCalls } from "./payments.ts";
@@ -138,6 +139,8 @@ export function serverUser(ctx: ObjectContext, json: UserJson) {
     ...serverCustomerCalls(ctx, "user", json.id),
     ...permissionWrites(ctx, json.id),
     ...oauthProviderCalls(ctx, json.id),
+    ...connectedAccountCalls(ctx, json.id),
+    ...serverLinkingCalls(),
     async getActiveSessions() {
       const list = await ctx.request<List<SessionJson>>("/auth/sessions", { query: { user_id: json.id } });
       return list.items.map(sessionOf);

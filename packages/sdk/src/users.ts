@@ -2,6 +2,7 @@
 // back end manages them (ServerUser). Each carries the wire object's data in camelCase and the calls that act on it
 // (WIRE.md §4.6, §4.8–§4.12, §4.17).
 import { apiKeyCalls } from "./api-keys.ts";
+import { connectedAccountCalls, currentUserLinkingCalls } from "./connected-accounts.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
 import { notificationCategoryCalls } from "./emails.ts";
 import { expectingErrors, type KnownError, knownErrorIs, type Result } from "./errors.ts";
@@ -234,26 +235,7 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
     async revokeSession(sessionId: string) {
       await ctx.request(`/auth/sessions/${sessionId}`, { ...del, query: { user_id: "me" } });
     },
-    async listConnectedAccounts() {
-      const list =
-        await ctx.request<List<{ provider: string; provider_account_id: string }>>("/connected-accounts/me");
-      return list.items.map((a) => ({ provider: a.provider, providerAccountId: a.provider_account_id }));
-    },
-    /** The provider access token of the user's account, or null when not connected or missing a scope. */
-    async getConnectedAccount(provider: string, options: { scopes?: string[] } = {}) {
-      try {
-        const { access_token } = await ctx.request<{ access_token: string }>(
-          `/connected-accounts/me/${encodeURIComponent(provider)}/access-token`,
-          jsonBody(defined({ scope: options.scopes?.join(" ") })),
-        );
-        return { provider, getAccessToken: async () => ({ accessToken: access_token }) };
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (code === "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") return null;
-        if (code === "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE") return null;
-        throw error;
-      }
-    },
+    ...connectedAccountCalls(ctx, "me"),
     /** Registers a passkey of this site for the user (replacing an earlier one). */
     registerPasskey(): Promise<Result<undefined>> {
       return expectingErrors(["PASSKEY_REGISTRATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"], async () => {
@@ -317,7 +299,8 @@ export function authCalls(getTokens: () => Promise<TokenPair>) {
 export type CurrentUser = ReturnType<typeof userData> &
   ReturnType<typeof ownCalls> &
   ReturnType<typeof authCalls> &
-  ReturnType<typeof customerCalls> & {
+  ReturnType<typeof customerCalls> &
+  ReturnType<typeof currentUserLinkingCalls> & {
     selectedTeam: Team | null;
     currentSession: {
       getTokens(): Promise<TokenPair>;
@@ -329,11 +312,18 @@ export type CurrentUser = ReturnType<typeof userData> &
 export function currentUser(
   ctx: ObjectContext,
   json: UserJson,
-  session: { getTokens(): Promise<TokenPair>; signOut(): Promise<void> },
+  session: {
+    getTokens(): Promise<TokenPair>;
+    signOut(): Promise<void>;
+    /** Sends the browser to `provider` to link an account to this user. */
+    link(provider: string, options: { scopes?: string[]; returnTo?: string }): Promise<void>;
+  },
 ): CurrentUser {
+  const own = ownCalls(ctx, session.signOut);
   return {
     ...userData(json),
-    ...ownCalls(ctx, session.signOut),
+    ...own,
+    ...currentUserLinkingCalls(own, session.link),
     ...authCalls(session.getTokens),
     ...customerCalls(ctx, "user", json.id),
     selectedTeam: json.selected_team && clientTeam(ctx, json.selected_team),

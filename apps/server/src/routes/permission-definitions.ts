@@ -21,10 +21,27 @@ export function registerPermissionDefinitionRoutes(app: Hono<AppEnv>, deps: Deps
     clock: deps.clock,
   });
 
-  bindRoute(app, deps, listPermissionDefinitionsRoute, async (_input, { caller }) => ({
-    items: await deps.permissions.listDefinitions(projectOf(caller).id),
-    is_paginated: false as const,
-  }));
+  bindRoute(app, deps, listPermissionDefinitionsRoute, async ({ query }, { caller }) => {
+    const all = await deps.permissions.listDefinitions(projectOf(caller).id);
+    if (query.limit === undefined && query.query === undefined && query.cursor === undefined)
+      return { items: all, is_paginated: false as const };
+    // A project has tens of definitions: paging the list in memory is enough. Sorted here by code unit so that the
+    // cursor comparison below agrees with the order whatever the database's collation.
+    const needle = query.query?.toLowerCase();
+    const byId = [...all].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const matching = byId.filter(
+      (d) =>
+        (query.cursor === undefined || d.id > query.cursor) &&
+        (!needle || d.id.toLowerCase().includes(needle) || d.description?.toLowerCase().includes(needle)),
+    );
+    const items = matching.slice(0, query.limit ?? matching.length);
+    const more = items.length < matching.length;
+    return {
+      items,
+      is_paginated: true as const,
+      pagination: { next_cursor: more ? (items.at(-1)?.id ?? null) : null },
+    };
+  });
 
   bindRoute(app, deps, createPermissionDefinitionRoute, async ({ body }, { caller }) =>
     inTransaction(deps.db, (tx) =>

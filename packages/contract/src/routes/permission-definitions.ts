@@ -35,13 +35,41 @@ const definitionUpdateSchema = z
 
 const definitionParams = z.strictObject({ permission_id: z.string().min(1).max(256) });
 
+/**
+ * Stack's admin SDK pages through the definitions (listTeamPermissionDefinitionsPaginated): with `limit`, a page in
+ * id order after the id `cursor`, `query` matching ids and descriptions (case-insensitive); without, every one.
+ */
+const definitionPageQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .optional(),
+  cursor: z.string().max(256).optional(),
+  query: z.string().max(256).optional(),
+});
+
 export const listPermissionDefinitionsRoute = defineRoute({
   method: "GET",
   path: "/api/v1/team-permission-definitions",
   access: ADMIN_ACCESS,
-  summary: "Lists the project's team permission definitions, system ones included, sorted by id",
+  summary:
+    "Lists the project's team permission definitions, system ones included, sorted by id (a page with `limit`)",
   tag: "Team permission definitions",
-  response: { status: 200, kind: "json", schema: listOf(permissionDefinitionSchema) },
+  query: definitionPageQuery,
+  response: {
+    status: 200,
+    kind: "json",
+    schema: z.union([
+      listOf(permissionDefinitionSchema),
+      z.object({
+        items: z.array(permissionDefinitionSchema),
+        is_paginated: z.literal(true),
+        pagination: z.object({ next_cursor: z.string().nullable() }),
+      }),
+    ]),
+  },
 });
 
 export const createPermissionDefinitionRoute = defineRoute({
