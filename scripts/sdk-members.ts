@@ -38,6 +38,10 @@ const CLI_CONFIG = "NOT YET (issue 16): CLI and config members to port";
 const UNCONFIGURED =
   "NOT YET (issue 16): payments and data vault members to port (routes answer as unconfigured)";
 
+/** Stack's object hooks: React-only, so the SDK has none; @gatehouse/react attaches them (react-compat). */
+const HOOKED =
+  "React hook: @gatehouse/react's apps and the objects its hooks hand out carry it (packages/react/src/object-hooks.ts)";
+
 /**
  * Why a member of Stack's is absent from ours: `Type.member` (or `*.member` for every type). "NOT YET" entries are
  * members still to port; the rest are left out on purpose.
@@ -47,14 +51,14 @@ export const REASONS: Record<string, string> = {
   "*.version": "Stack's internal SDK version field; ours is SDK_VERSION",
   "*.toClientJson": "serializes Stack's internal app state for its Next.js server components",
   "*.useNavigate": "Stack's React-in-Next internal",
-  "*.useUser": "React hooks live in @gatehouse/react (useUser)",
-  "*.useProject": "React hooks live in @gatehouse/react",
-  "*.useTeam": "React hooks live in @gatehouse/react (useTeam)",
-  "*.useTeams": "React hooks live in @gatehouse/react",
-  "*.useContactChannels": "React hooks live in @gatehouse/react",
-  "*.usePermission": "React hooks live in @gatehouse/react",
-  "*.usePermissions": "React hooks live in @gatehouse/react",
-  "*.useUsers": "React hooks live in @gatehouse/react",
+  "*.useUser": HOOKED,
+  "*.useProject": HOOKED,
+  "*.useTeam": HOOKED,
+  "*.useTeams": HOOKED,
+  "*.useContactChannels": HOOKED,
+  "*.usePermission": HOOKED,
+  "*.usePermissions": HOOKED,
+  "*.useUsers": HOOKED,
   // Groups of issue 16 working beside this one.
   "*.listPermissions": PERMISSIONS,
   "*.getPermission": PERMISSIONS,
@@ -63,10 +67,10 @@ export const REASONS: Record<string, string> = {
   "*.revokePermission": PERMISSIONS,
   "*.listOAuthProviders": PERMISSIONS,
   "*.getOAuthProvider": PERMISSIONS,
-  "*.useOAuthProviders": PERMISSIONS,
-  "*.useOAuthProvider": PERMISSIONS,
+  "*.useOAuthProviders": HOOKED,
+  "*.useOAuthProvider": HOOKED,
   "*.getConnectedAccount": PERMISSIONS,
-  "*.useConnectedAccount": PERMISSIONS,
+  "*.useConnectedAccount": HOOKED,
   "*.listConnectedAccounts": PERMISSIONS,
   "*.createOAuthProvider": PERMISSIONS,
   "*.createProjectPermissionDefinition": PERMISSIONS,
@@ -75,7 +79,7 @@ export const REASONS: Record<string, string> = {
   "*.listProjectPermissionDefinitions": PERMISSIONS,
   "*.createApiKey": API_KEYS,
   "*.listApiKeys": API_KEYS,
-  "*.useApiKeys": API_KEYS,
+  "*.useApiKeys": HOOKED,
   "*.checkApiKey": API_KEYS,
   "*.getUserApiKey": API_KEYS,
   "*.getTeamApiKey": API_KEYS,
@@ -83,7 +87,7 @@ export const REASONS: Record<string, string> = {
   "*.listInternalApiKeys": API_KEYS,
   "*.sendEmail": EMAIL,
   "*.listNotificationCategories": EMAIL,
-  "*.useNotificationCategories": EMAIL,
+  "*.useNotificationCategories": HOOKED,
   "*.sendTestEmail": EMAIL,
   "*.listSentEmails": EMAIL,
   "*.getEmailPreview": EMAIL,
@@ -93,13 +97,13 @@ export const REASONS: Record<string, string> = {
   "*.updateConfig": CLI_CONFIG,
   "*.pushConfig": CLI_CONFIG,
   "*.getItem": UNCONFIGURED,
-  "*.useItem": UNCONFIGURED,
+  "*.useItem": HOOKED,
   "*.listProducts": UNCONFIGURED,
-  "*.useProducts": UNCONFIGURED,
+  "*.useProducts": HOOKED,
   "*.createCheckoutUrl": UNCONFIGURED,
   "*.getDataVaultStore": UNCONFIGURED,
   "*.getBilling": UNCONFIGURED,
-  "*.useBilling": UNCONFIGURED,
+  "*.useBilling": HOOKED,
   "*.cancelSubscription": UNCONFIGURED,
   "*.listInvoices": UNCONFIGURED,
   "*.grantProduct": UNCONFIGURED,

@@ -1,6 +1,8 @@
 // @gatehouse/react: React bindings for Gatehouse, named like Stack Auth's (`StackProvider`, `useUser`…). The SDK's
 // apps and types are re-exported, so an app imports everything from here.
 export * from "@gatehouse/sdk";
+// Stack's apps and objects as @stackframe/react has them: carrying their hooks (these names shadow the SDK's above).
+export { type AppHooks, StackClientApp, StackServerApp, type WithAppHooks } from "./app-hooks.ts";
 export { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 export { OAuthButton, OAuthButtonGroup } from "./components/oauth-button.tsx";
 export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from "./components/team-switcher.tsx";
@@ -18,6 +20,8 @@ export {
   useTeams,
   useUser,
 } from "./hooks.ts";
+export { HOOK_READS, type ObjectHooks, type WithHooks } from "./object-hooks.ts";
+export type { CurrentUser, Team, TeamUser } from "./object-types.ts";
 export { AccountSettings } from "./pages/account-settings/index.tsx";
 export {
   EmailVerification,
