@@ -67,3 +67,4 @@ export {
   useStackApp,
   useStackSettings,
 } from "./provider.tsx";
+export type * from "./stack-type-names.ts";

@@ -2,11 +2,11 @@
 // <CredentialSignUp> and <MagicLinkSignIn> (one method's form alone, for an app's own page). Each form pauses for
 // the MFA step in place when the account asks for a second factor.
 import { type ReactNode, useState } from "react";
-import { AuthForm } from "../pages/auth/auth-form.tsx";
+import { SignIn, SignUp } from "../pages/auth/auth-form.tsx";
 import { CredentialForm } from "../pages/auth/credential-form.tsx";
 import { MagicLinkForm } from "../pages/auth/magic-link-form.tsx";
 import { MfaStep } from "../pages/auth/mfa-step.tsx";
-import { FullPageContext, Root } from "../ui/primitives.tsx";
+import { Root } from "../ui/primitives.tsx";
 
 export type AuthPageProps = {
   type: "sign-in" | "sign-up";
@@ -20,11 +20,8 @@ export type AuthPageProps = {
 };
 
 export function AuthPage({ type, fullPage = false, firstTab, extraInfo }: AuthPageProps) {
-  return (
-    <FullPageContext value={fullPage}>
-      <AuthForm type={type} firstTab={firstTab} extraInfo={extraInfo} />
-    </FullPageContext>
-  );
+  const Page = type === "sign-in" ? SignIn : SignUp;
+  return <Page fullPage={fullPage} firstTab={firstTab} extraInfo={extraInfo} />;
 }
 
 /** A sign-in form of one method, with the MFA step taking its place when a sign-in pauses for it. */

@@ -3,7 +3,7 @@
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
 import { type MessageKey, useTranslation } from "../../i18n.ts";
-import { Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { FullPageContext, Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
 import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
@@ -15,7 +15,12 @@ import { ProfileSection } from "./profile-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
 import { TeamsSection } from "./teams-section.tsx";
 
-export function AccountSettings() {
+export function AccountSettings({ fullPage }: { fullPage?: boolean } = {}) {
+  const page = <SettingsPage />;
+  return fullPage === undefined ? page : <FullPageContext value={fullPage}>{page}</FullPageContext>;
+}
+
+function SettingsPage() {
   const t = useTranslation();
   // While the account is being deleted the user turns null; that must not send the person to sign-in.
   const [leaving, setLeaving] = useState(false);

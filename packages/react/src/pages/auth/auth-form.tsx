@@ -7,7 +7,7 @@ import { OAuthButtonGroup } from "../../components/oauth-button.tsx";
 import { useProject, useUser } from "../../hooks.ts";
 import { type Translate, useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Divider, Link, Muted, PageCard } from "../../ui/primitives.tsx";
+import { Alert, Button, Divider, FullPageContext, Link, Muted, PageCard } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
 import { CredentialForm } from "./credential-form.tsx";
 import { MagicLinkForm } from "./magic-link-form.tsx";
@@ -16,12 +16,20 @@ import { finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 type AuthType = "sign-in" | "sign-up";
 
-export function SignIn() {
-  return <AuthForm type="sign-in" />;
+/** Stack's props of the sign-in and sign-up pages used as components. */
+export type AuthPageOptions = Omit<AuthFormProps, "type"> & { fullPage?: boolean };
+
+export function SignIn({ fullPage, ...props }: AuthPageOptions = {}) {
+  return withFullPage(fullPage, <AuthForm type="sign-in" {...props} />);
 }
 
-export function SignUp() {
-  return <AuthForm type="sign-up" />;
+export function SignUp({ fullPage, ...props }: AuthPageOptions = {}) {
+  return withFullPage(fullPage, <AuthForm type="sign-up" {...props} />);
+}
+
+/** A page used as a component: inside the handler it fills the screen; `fullPage` says so explicitly. */
+function withFullPage(fullPage: boolean | undefined, page: ReactNode) {
+  return fullPage === undefined ? page : <FullPageContext value={fullPage}>{page}</FullPageContext>;
 }
 
 export type AuthFormProps = {
