@@ -75,7 +75,7 @@ function KeyList({ owner, label }: { owner: KeyOwner; label: string }) {
       )}
       {created && (
         <Alert kind="success">
-          {t("account.apiKeys.created")} <code>{created}</code>
+          {t("account.apiKeys.created")} <code style={{ overflowWrap: "anywhere" }}>{created}</code>
         </Alert>
       )}
       <form className="gh-row" onSubmit={submit}>
