@@ -14,6 +14,8 @@ const DEMO_CONFIG = {
   client_team_creation_enabled: true,
   client_user_deletion_enabled: true,
   create_team_on_sign_up: true,
+  allow_user_api_keys: true,
+  allow_team_api_keys: true,
   allow_localhost: true,
   oauth_providers: [{ id: "github", type: "shared", enabled: true }],
 };

@@ -5,6 +5,7 @@
 import * as OTPAuth from "otpauth";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 import { addVirtualAuthenticator } from "./harness.ts";
 
@@ -134,6 +135,33 @@ describe("the demo app in Chromium", () => {
     await setup.screenshot(page, "account-settings-dark-360");
     await page.goto(at("/handler/sign-in"));
     await setup.screenshot(page, "already-signed-in-dark-360");
+  });
+
+  it("shows onboarding, team creation, and API keys and notifications in account settings, accessibly", async () => {
+    const { page, email } = await signedInPerson("compat");
+    await page.goto(at("/handler/onboarding"));
+    await page.getByText(`Verify your e-mail address ${email} to continue.`).waitFor();
+    await setup.screenshot(page, "onboarding");
+    await expectAccessible(page);
+
+    await page.goto(at("/handler/team-creation"));
+    await page.getByLabel("Team name").fill("Compat team");
+    await setup.screenshot(page, "team-creation");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expectSignedInAtHome(page);
+
+    await page.goto(at("/handler/account-settings#account-api-keys"));
+    const keys = page.getByRole("region", { name: "API keys", exact: true });
+    await keys.getByLabel("Key description").fill("Deploys");
+    await keys.getByRole("button", { name: "Create key" }).click();
+    await keys.getByText(/shown only once/).waitFor();
+    await keys.getByText("Deploys").waitFor();
+    await page.getByRole("region", { name: "API keys of Compat team" }).waitFor();
+    await page.getByRole("checkbox", { name: "Marketing" }).click();
+    await page.getByRole("checkbox", { name: "Transactional" }).waitFor();
+    await setup.screenshot(page, "account-settings-keys-notifications");
+    await expectAccessible(page);
   });
 
   it("signs out on the sign-out page and in again, naming a wrong password in place", async () => {

@@ -5,7 +5,9 @@ import { useQuery } from "./data.ts";
 
 /** The signed-in operator; a visitor who is not signed in goes to sign-in (and comes back afterwards). */
 export function useOperator(): CurrentInternalUser {
-  return useUser({ or: "redirect" }) as CurrentInternalUser;
+  // The dashboard's app is the internal project's, whose user has these members; the hooks of @gatehouse/react's
+  // user type are not among CurrentInternalUser's, hence the step through unknown.
+  return useUser({ or: "redirect" }) as unknown as CurrentInternalUser;
 }
 
 export const OWNED_PROJECTS = "owned-projects";

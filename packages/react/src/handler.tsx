@@ -20,13 +20,15 @@ import {
 } from "./pages/auth/index.ts";
 import { CliAuthConfirm } from "./pages/cli-auth-confirm.tsx";
 import { ImpersonationPage } from "./pages/impersonation.tsx";
+import { Onboarding } from "./pages/onboarding.tsx";
+import { TeamCreation } from "./pages/team-creation.tsx";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
 import { StackProvider, useOptionalStackContext, useStackApp } from "./provider.tsx";
 import { ErrorBoundary } from "./ui/error-boundary.tsx";
 import { FullPageContext, PageCard, Spinner } from "./ui/primitives.tsx";
 
 /** The page of each handler path, by the SDK's URL name (HandlerUrls). */
-const PAGES: Record<string, [name: string, page: ComponentType]> = {
+const PAGES: Record<string, [name: string | null, page: ComponentType]> = {
   "sign-in": ["signIn", SignIn],
   "sign-up": ["signUp", SignUp],
   "sign-out": ["signOut", SignOut],
@@ -41,6 +43,9 @@ const PAGES: Record<string, [name: string, page: ComponentType]> = {
   mfa: ["mfa", MfaPage],
   impersonation: ["impersonation", ImpersonationPage],
   "cli-auth-confirm": ["cliAuthConfirm", CliAuthConfirm],
+  onboarding: ["onboarding", Onboarding],
+  // The SDK's HandlerUrls has no team-creation URL to move it to: it always lives under the handler path.
+  "team-creation": [null, TeamCreation],
 };
 
 const subscribeToHistory = (onChange: () => void) => {
@@ -77,7 +82,7 @@ function HandlerRoutes({ location }: { location?: string }) {
   const entry = Object.hasOwn(PAGES, rest) ? PAGES[rest] : undefined;
   if (!entry) return <ErrorPage message={`No URL for handler name ${rest || path}`} />;
   const [name, Page] = entry;
-  const configured = handlerUrl(app.urls, name);
+  const configured = name ? handlerUrl(app.urls, name) : `${base}/${rest}`;
   // The app gave this page a URL of its own: the handler's default path forwards there.
   if (configured !== `${base}/${rest}`) return <Forward to={configured} />;
   // What a page throws unexpectedly is shown on the error page instead of an empty screen. An operator acting as

@@ -12,63 +12,19 @@ import type {
   TeamPermission,
   UserApiKey,
 } from "@gatehouse/sdk";
-import { useSyncExternalStore } from "react";
+import { equip, useOwnedRead, type WithHooks } from "./object-hooks.ts";
 import { useStackContext } from "./provider.tsx";
-import { settled, type Tracked } from "./store.ts";
-
-/**
- * The value of a tracked promise: suspends while it is pending (by throwing it: unlike `use`, a component may stop
- * asking once it has the value, as useUser does after the first read), throws what it failed with.
- */
-function read<T>(tracked: Tracked<T>): T {
-  const outcome = tracked.outcome;
-  if (!outcome) throw tracked.promise;
-  if ("error" in outcome) throw outcome.error;
-  return outcome.value;
-}
-
-/** What a component waits on while the page goes elsewhere. */
-const never = new Promise<never>(() => {});
+import { read, settled, type Tracked } from "./store.ts";
+import { useUserOf } from "./use-user.ts";
 
 /** The signed-in user, with getUser's options; suspends until the session's user is first known. */
-export function useUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): CurrentUser;
-export function useUser(options?: GetUserOptions): CurrentUser | null;
-export function useUser(options: GetUserOptions = {}): CurrentUser | null {
+export function useUser(
+  options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" },
+): WithHooks<CurrentUser>;
+export function useUser(options?: GetUserOptions): WithHooks<CurrentUser> | null;
+export function useUser(options: GetUserOptions = {}): WithHooks<CurrentUser> | null {
   const { app, store } = useStackContext();
-  const { or = "return-null", includeRestricted = false, tokenStore } = options;
-  const source = store.userSource(tokenStore);
-  const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
-  const known =
-    snapshot !== undefined
-      ? snapshot
-      : // Nothing read yet: suspend until the first read has answered.
-        read(
-          source.pending("read", async () => {
-            for (;;) {
-              await app.getUser({ tokenStore, includeRestricted: true });
-              const user = source.getSnapshot();
-              if (user !== undefined) return user;
-            }
-          }),
-        );
-  // getUser's rule: anonymous users count only when asked for; restricted ones when asked for (or anonymous ones are).
-  const includeAnonymous = or === "anonymous";
-  const hidden =
-    known &&
-    ((known.isAnonymous && !includeAnonymous) ||
-      (known.isRestricted && !(includeRestricted || includeAnonymous)));
-  const user = hidden ? null : known;
-  if (user) return user;
-  if (or === "throw") throw new Error("User is not signed in but useUser was called with { or: 'throw' }.");
-  if (or === "redirect") {
-    // One redirect for the components asking at once; a component mounted later (back from sign-in through a
-    // router, still signed out) redirects again. Meanwhile it stays suspended; a failed redirect is thrown.
-    const redirect = source.pending("redirect", () => app.redirectToSignIn());
-    if (redirect.outcome && "error" in redirect.outcome) throw redirect.outcome.error;
-    throw redirect.promise.then(() => never);
-  }
-  if (or === "anonymous") return read(source.pending("anonymous", () => app.getUser({ tokenStore, or })));
-  return null;
+  return useUserOf(app, store, options);
 }
 
 /** The project's public settings (GET /projects/current), read once per provider. */
@@ -86,20 +42,19 @@ const useUserList = <T>(name: string, load: (user: CurrentUser) => Promise<T[]>)
 /**
  * A read through the signed-in user object, once per user object: components share it, and a new user object
  * (after a write) reads again while the previous answer stays on screen. `signedOut` is the answer without a user.
+ * Objects it answers carry Stack's hooks (`team.useUsers()`).
  */
 function useUserRead<T>(name: string, load: (user: CurrentUser) => Promise<T>, signedOut: Tracked<T>): T {
   const { store } = useStackContext();
   const user = useUser();
-  const { current, stale } = user
-    ? store.userRead(user, name, () => load(user))
-    : { current: signedOut, stale: undefined };
-  const outcome = useSyncExternalStore(
-    current.subscribe,
-    () => current.outcome,
-    () => current.outcome,
+  return useOwnedRead(
+    store,
+    user,
+    user?.id ?? "",
+    name,
+    () => load(user as CurrentUser).then((value) => equip(value, store)),
+    signedOut,
   );
-  if (!outcome && stale) return stale.value;
-  return read(current);
 }
 
 const notImpersonating = settled(false);
@@ -116,12 +71,12 @@ export function useIsImpersonation(): boolean {
   );
 }
 
-export function useTeams(): Team[] {
-  return useUserList("teams", (user) => user.listTeams());
+export function useTeams(): WithHooks<Team>[] {
+  return useUserList("teams", (user) => user.listTeams() as Promise<WithHooks<Team>[]>);
 }
 
 /** One of the user's teams, or null when they are not a member. */
-export function useTeam(teamId: string): Team | null {
+export function useTeam(teamId: string): WithHooks<Team> | null {
   return useTeams().find((team) => team.id === teamId) ?? null;
 }
 

@@ -6,9 +6,10 @@ import { auth } from "./messages/auth.ts";
 import { cliAuth } from "./messages/cli-auth.ts";
 import { common } from "./messages/common.ts";
 import { components } from "./messages/components.ts";
+import { keysAndOnboarding } from "./messages/keys-and-onboarding.ts";
 import { useStackSettings } from "./provider.tsx";
 
-const en = { ...common, ...auth, ...account, ...components, ...cliAuth };
+const en = { ...common, ...auth, ...account, ...components, ...cliAuth, ...keysAndOnboarding };
 
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;

@@ -1,8 +1,9 @@
 // <StackProvider>: hands the app (and the theme and language the pages use) to every hook and component below it.
-// Each provider keeps the bindings' shared reads for its app (see store.ts).
+// The bindings' shared reads are kept per app (see store.ts), so the app's own hooks share them.
 import type { StackClientApp } from "@gatehouse/sdk";
 import { createContext, type ReactNode, useContext, useMemo } from "react";
-import { type BindingStore, createBindingStore } from "./store.ts";
+import { attachAppHooks, type WithAppHooks } from "./app-hooks.ts";
+import { type BindingStore, bindingStoreOf } from "./store.ts";
 
 export type ThemeMode = "light" | "dark" | "system";
 
@@ -25,7 +26,7 @@ type StackContextValue = {
 const StackContext = createContext<StackContextValue | null>(null);
 
 export function StackProvider({ app, theme = "system", lang = "en-US", children }: StackProviderProps) {
-  const store = useMemo(() => createBindingStore(app), [app]);
+  const store = bindingStoreOf(app);
   const value = useMemo(() => ({ app, theme, lang, store }), [app, theme, lang, store]);
   return <StackContext value={value}>{children}</StackContext>;
 }
@@ -42,8 +43,9 @@ export function useStackContext(): StackContextValue {
   return context;
 }
 
-export function useStackApp(): StackClientApp {
-  return useStackContext().app;
+/** The provider's app, carrying Stack's app hooks (`app.useUser()`, `app.useProject()`…). */
+export function useStackApp(): WithAppHooks<StackClientApp> {
+  return attachAppHooks(useStackContext().app);
 }
 
 /** The theme and language the provider was given, for the pages. */

@@ -31,6 +31,17 @@ export function track<T>(promise: Promise<T>): Tracked<T> {
   return tracked;
 }
 
+/**
+ * The value of a tracked promise: suspends while it is pending (by throwing it: unlike `use`, a component may stop
+ * asking once it has the value, as useUser does after the first read), throws what it failed with.
+ */
+export function read<T>(tracked: Tracked<T>): T {
+  const outcome = tracked.outcome;
+  if (!outcome) throw tracked.promise;
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
+}
+
 /** An outcome known from the start (what a signed-out user's teams are). */
 export function settled<T>(value: T): Tracked<T> {
   return { promise: Promise.resolve(value), outcome: { value }, subscribe: () => () => {} };
@@ -86,14 +97,28 @@ function userSource(app: StackClientApp, tokenStore: TokenStoreInit | undefined)
 
 export type BindingStore = ReturnType<typeof createBindingStore>;
 
+// One store per app, found from the app itself: Stack's object hooks (`app.useUser()`) have no provider argument, so
+// the provider and the app's own hooks must reach the same store. Keyed weakly, it goes when the app does.
+const stores = new WeakMap<StackClientApp, BindingStore>();
+
+export function bindingStoreOf(app: StackClientApp): BindingStore {
+  let store = stores.get(app);
+  if (!store) {
+    store = createBindingStore(app);
+    stores.set(app, store);
+  }
+  return store;
+}
+
 export function createBindingStore(app: StackClientApp) {
   const sources = new Map<TokenStoreInit | undefined, UserSource>();
   let project: Tracked<Project> | undefined;
-  // Reads through a user object: kept with that object, so a write (which gives a new user object) reads them again.
-  const userReads = new WeakMap<CurrentUser, Map<string, Tracked<unknown>>>();
+  // Reads through an object (a user, a team): kept with that object, so a write (which gives a new user object) reads
+  // them again.
+  const ownedReads = new WeakMap<object, Map<string, Tracked<unknown>>>();
   // The newest value of each read, which stands in for the same user while a newer user object's read loads: a
   // write refreshes what is shown without a Suspense fallback. `order` keeps a late answer from an older read out.
-  const latest = new Map<string, { userId: string; order: number; value: unknown }>();
+  const latest = new Map<string, { order: number; value: unknown }>();
   let reads = 0;
 
   return {
@@ -112,35 +137,37 @@ export function createBindingStore(app: StackClientApp) {
     },
 
     /**
-     * The read `name` of `user` (one request per user object), and the newest value the same read had for this user
-     * through an earlier user object, if any, to show until the new one arrives.
+     * The read `name` of `owner` (a user, team or app generation object: one request per owner object), and the
+     * newest value the same read had for the same `identity` (say the user's id) through an earlier owner object,
+     * if any, to show until the new one arrives.
      */
-    userRead<T>(
-      user: CurrentUser,
+    ownedRead<T>(
+      owner: object,
+      identity: string,
       name: string,
       load: () => Promise<T>,
     ): { current: Tracked<T>; stale: { value: T } | undefined } {
-      let ofUser = userReads.get(user);
-      if (!ofUser) {
-        ofUser = new Map();
-        userReads.set(user, ofUser);
+      let ofOwner = ownedReads.get(owner);
+      if (!ofOwner) {
+        ofOwner = new Map();
+        ownedReads.set(owner, ofOwner);
       }
-      let current = ofUser.get(name) as Tracked<T> | undefined;
+      const latestKey = `${identity}\u0000${name}`;
+      let current = ofOwner.get(name) as Tracked<T> | undefined;
       if (!current) {
         const order = ++reads;
         current = track(load());
         current.promise.then(
           (value) => {
-            const known = latest.get(name);
-            if (!known || known.order < order) latest.set(name, { userId: user.id, order, value });
+            const known = latest.get(latestKey);
+            if (!known || known.order < order) latest.set(latestKey, { order, value });
           },
           () => {},
         );
-        ofUser.set(name, current);
+        ofOwner.set(name, current);
       }
-      const known = latest.get(name);
-      const stale = known && known.userId === user.id ? { value: known.value as T } : undefined;
-      return { current, stale };
+      const known = latest.get(latestKey);
+      return { current, stale: known ? { value: known.value as T } : undefined };
     },
   };
 }

@@ -207,7 +207,7 @@ export function Section({ title, children }: { title: string; children: ReactNod
   );
 }
 
-export function Avatar({ name, imageUrl }: { name: string; imageUrl?: string | null }) {
+export function Avatar({ name, imageUrl, size }: { name: string; imageUrl?: string | null; size?: number }) {
   const initials = name
     .split(/\s+/)
     .filter(Boolean)
@@ -215,7 +215,11 @@ export function Avatar({ name, imageUrl }: { name: string; imageUrl?: string | n
     .map((word) => word[0]?.toUpperCase())
     .join("");
   return (
-    <span className="gh-avatar" aria-hidden="true">
+    <span
+      className="gh-avatar"
+      aria-hidden="true"
+      style={size ? { width: size, height: size, fontSize: Math.round(size * 0.4) } : undefined}
+    >
       {imageUrl ? <img src={imageUrl} alt="" /> : initials || "?"}
     </span>
   );

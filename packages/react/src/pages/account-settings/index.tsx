@@ -1,19 +1,26 @@
-// The account settings page: a signed-in user's profile, e-mails, password, passkey, second factor, sessions, teams
-// and account deletion, each section shown as the project's settings allow. Signed-out visitors go to sign-in.
+// The account settings page: a signed-in user's profile, e-mails, password, passkey, second factor, sessions, teams,
+// API keys (own and teams'), notifications and account deletion, each section shown as the project's settings allow. Signed-out visitors go to sign-in.
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
 import { type MessageKey, useTranslation } from "../../i18n.ts";
-import { Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { FullPageContext, Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
+import { NotificationsSection } from "./notifications-section.tsx";
 import { PasskeySection } from "./passkey-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
 import { TeamsSection } from "./teams-section.tsx";
 
-export function AccountSettings() {
+export function AccountSettings({ fullPage }: { fullPage?: boolean } = {}) {
+  const page = <SettingsPage />;
+  return fullPage === undefined ? page : <FullPageContext value={fullPage}>{page}</FullPageContext>;
+}
+
+function SettingsPage() {
   const t = useTranslation();
   // While the account is being deleted the user turns null; that must not send the person to sign-in.
   const [leaving, setLeaving] = useState(false);
@@ -53,6 +60,29 @@ export function AccountSettings() {
     { anchor: "mfa", title: "account.mfa.title", element: <MfaSection user={user} /> },
     { anchor: "sessions", title: "account.sessions.title", element: <SessionsSection user={user} /> },
     { anchor: "teams", title: "account.teams.title", element: <TeamsSection user={user} /> },
+    ...(config.allowUserApiKeys
+      ? [
+          {
+            anchor: "api-keys",
+            title: "account.apiKeys.title" as const,
+            element: <ApiKeysSection user={user} />,
+          },
+        ]
+      : []),
+    ...(config.allowTeamApiKeys
+      ? [
+          {
+            anchor: "team-api-keys",
+            title: "account.teamApiKeys.title" as const,
+            element: <TeamApiKeysSection />,
+          },
+        ]
+      : []),
+    {
+      anchor: "notifications",
+      title: "account.notifications.title",
+      element: <NotificationsSection user={user} />,
+    },
     ...(config.clientUserDeletionEnabled
       ? [
           {

@@ -2,12 +2,12 @@
 // e-mail and password and/or the e-mail code, as tabs when both), the links between the pages (keeping
 // `after_auth_return_to`), the MFA step in place when a sign-in pauses, and a note for an already signed-in user.
 import { StackAssertionError } from "@gatehouse/sdk";
-import { type KeyboardEvent, useId, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useId, useState } from "react";
 import { OAuthButtonGroup } from "../../components/oauth-button.tsx";
 import { useProject, useUser } from "../../hooks.ts";
 import { type Translate, useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Alert, Button, Divider, Link, Muted, PageCard } from "../../ui/primitives.tsx";
+import { Alert, Button, Divider, FullPageContext, Link, Muted, PageCard } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
 import { CredentialForm } from "./credential-form.tsx";
 import { MagicLinkForm } from "./magic-link-form.tsx";
@@ -16,15 +16,31 @@ import { finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 type AuthType = "sign-in" | "sign-up";
 
-export function SignIn() {
-  return <AuthForm type="sign-in" />;
+/** Stack's props of the sign-in and sign-up pages used as components. */
+export type AuthPageOptions = Omit<AuthFormProps, "type"> & { fullPage?: boolean };
+
+export function SignIn({ fullPage, ...props }: AuthPageOptions = {}) {
+  return withFullPage(fullPage, <AuthForm type="sign-in" {...props} />);
 }
 
-export function SignUp() {
-  return <AuthForm type="sign-up" />;
+export function SignUp({ fullPage, ...props }: AuthPageOptions = {}) {
+  return withFullPage(fullPage, <AuthForm type="sign-up" {...props} />);
 }
 
-export function AuthForm({ type }: { type: AuthType }) {
+/** A page used as a component: inside the handler it fills the screen; `fullPage` says so explicitly. */
+function withFullPage(fullPage: boolean | undefined, page: ReactNode) {
+  return fullPage === undefined ? page : <FullPageContext value={fullPage}>{page}</FullPageContext>;
+}
+
+export type AuthFormProps = {
+  type: AuthType;
+  /** The tab shown first when both e-mail and password and the e-mail code are on (Stack's `firstTab`). */
+  firstTab?: "magic-link" | "password";
+  /** Shown under the methods (terms of service, say), as Stack's `extraInfo`. */
+  extraInfo?: ReactNode;
+};
+
+export function AuthForm({ type, firstTab = "password", extraInfo }: AuthFormProps) {
   const t = useTranslation();
   const app = useStackApp();
   const { config } = useProject();
@@ -71,13 +87,14 @@ export function AuthForm({ type }: { type: AuthType }) {
       )}
       {hasButtons && hasForms && <Divider>{t("common.or")}</Divider>}
       {config.credentialEnabled && config.magicLinkEnabled ? (
-        <MethodTabs type={type} onMfa={setAttemptCode} />
+        <MethodTabs type={type} onMfa={setAttemptCode} firstTab={firstTab} />
       ) : config.credentialEnabled ? (
         <CredentialForm type={type} onMfa={setAttemptCode} />
       ) : config.magicLinkEnabled ? (
         <MagicLinkForm onMfa={setAttemptCode} />
       ) : null}
       {!hasButtons && !hasForms && <Alert kind="info">{t("auth.noMethods")}</Alert>}
+      {extraInfo && <Muted>{extraInfo}</Muted>}
       {signUp ? (
         <Muted>
           {t("auth.signUp.haveAccount")}{" "}
@@ -96,10 +113,18 @@ export function AuthForm({ type }: { type: AuthType }) {
 }
 
 /** E-mail and password or e-mail code: an ARIA tab list (arrow keys move between the two tabs). */
-function MethodTabs({ type, onMfa }: { type: AuthType; onMfa: (attemptCode: string) => void }) {
+function MethodTabs({
+  type,
+  onMfa,
+  firstTab,
+}: {
+  type: AuthType;
+  onMfa: (attemptCode: string) => void;
+  firstTab: "magic-link" | "password";
+}) {
   const t = useTranslation();
   const id = useId();
-  const [method, setMethod] = useState<"password" | "magic-link">("password");
+  const [method, setMethod] = useState<"password" | "magic-link">(firstTab);
   const tabs = [
     { key: "password", label: t("auth.tabs.password") },
     { key: "magic-link", label: t("auth.tabs.magicLink") },

@@ -1,0 +1,28 @@
+// English texts of the API keys and notifications sections of account settings, and of the onboarding and
+// team-creation handler pages.
+export const keysAndOnboarding = {
+  "account.apiKeys.title": "API keys",
+  "account.teamApiKeys.title": "Team API keys",
+  "account.teamApiKeys.team": "API keys of {team}",
+  "account.teamApiKeys.noTeams": "You are not in any team.",
+  "account.apiKeys.none": "No API keys yet.",
+  "account.apiKeys.description": "Key description",
+  "account.apiKeys.create": "Create key",
+  "account.apiKeys.created": "Your new key is shown only once. Copy it now:",
+  "account.apiKeys.endsWith": "Ends with {lastFour}",
+  "account.apiKeys.revoked": "Revoked",
+  "account.apiKeys.revoke": "Revoke",
+  "account.apiKeys.revokeQuestion": "Revoke this key? Apps using it stop working.",
+  "account.notifications.title": "Notifications",
+  "account.notifications.none": "There are no notification categories.",
+  "account.notifications.required": "These e-mails cannot be turned off.",
+  "onboarding.title": "Welcome",
+  "onboarding.verify": "Verify your e-mail address {email} to continue. We sent you a link.",
+  "onboarding.resend": "Send the e-mail again",
+  "onboarding.sent": "Verification e-mail sent.",
+  "onboarding.continue": "Continue",
+  "teamCreation.title": "Create a team",
+  "teamCreation.name": "Team name",
+  "teamCreation.create": "Create team",
+  "teamCreation.disabled": "This project does not let users create teams.",
+} as const;

@@ -1,0 +1,44 @@
+// The onboarding handler page (Stack's `onboarding`): where a new user finishes what the project asks before the
+// app, today verifying their primary e-mail (with a way to send the link again); with nothing left, on to the app.
+import { useEffect, useState } from "react";
+import { useUser } from "../hooks.ts";
+import { useTranslation } from "../i18n.ts";
+import { useStackApp } from "../provider.tsx";
+import { Alert, Button, Muted, PageCard } from "../ui/primitives.tsx";
+import { useAction } from "../ui/use-action.ts";
+
+export function Onboarding() {
+  const t = useTranslation();
+  const app = useStackApp();
+  const user = useUser({ or: "redirect" });
+  const pending = user.primaryEmail !== null && !user.primaryEmailVerified;
+  const [sent, setSent] = useState(false);
+  const resend = useAction(async () => {
+    const error = await user.sendVerificationEmail();
+    if (error) throw error;
+    setSent(true);
+  });
+  useEffect(() => {
+    if (!pending) void app.redirectToAfterSignIn();
+  }, [app, pending]);
+
+  return (
+    <PageCard title={t("onboarding.title")}>
+      {pending ? (
+        <>
+          <Muted>{t("onboarding.verify", { email: user.primaryEmail ?? "" })}</Muted>
+          {sent && <Alert kind="success">{t("onboarding.sent")}</Alert>}
+          {resend.error && <Alert>{resend.error}</Alert>}
+          <div className="gh-row">
+            <Button variant="secondary" pending={resend.pending} onClick={() => void resend.run()}>
+              {t("onboarding.resend")}
+            </Button>
+            <Button onClick={() => void app.redirectToAfterSignIn()}>{t("onboarding.continue")}</Button>
+          </div>
+        </>
+      ) : (
+        <Muted>{t("common.loading")}</Muted>
+      )}
+    </PageCard>
+  );
+}
