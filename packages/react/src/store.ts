@@ -65,9 +65,19 @@ export type UserSource = {
 
 function userSource(app: StackClientApp, tokenStore: TokenStoreInit | undefined): UserSource {
   let last: CurrentUser | null | undefined;
+  let subscribers = 0;
   const pending = new Map<string, Tracked<unknown>>();
   return {
-    subscribe: (listener) => app.onUserChange(listener, tokenStore),
+    subscribe(listener) {
+      subscribers++;
+      const unsubscribe = app.onUserChange(listener, tokenStore);
+      return () => {
+        unsubscribe();
+        // The store lives as long as the app (store.ts keeps one per app): with nobody showing the user, the last one
+        // must not stand in for whoever the next mount finds (a sign-out in between would show the old user).
+        if (--subscribers === 0) last = undefined;
+      };
+    },
     getSnapshot() {
       const peeked = app.peekUser(tokenStore);
       if (peeked === undefined) return last;
