@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     logger,
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
+    redisUrl: config.redisUrl,
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
@@ -81,6 +82,9 @@ async function main(): Promise<void> {
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
   });
   logger.info("internal project seeded");
+  logger.info(
+    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "this process (PGlite)"}`,
+  );
   if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
   deps.emailWorker.start();
@@ -150,6 +154,7 @@ async function main(): Promise<void> {
       await deps.webhookWorker.stop();
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
+      await deps.rateLimitStore.close();
       await database.close();
       releaseLock();
       logger.info("stopped");
