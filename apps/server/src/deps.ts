@@ -108,6 +108,7 @@ export function createDeps(options: DepsOptions) {
     box: createSecretBox(options.secret, "signing-keys"),
     clock,
     accessTokenLifetimeMs,
+    changes: database.changes,
   });
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);

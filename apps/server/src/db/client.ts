@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./change-feed.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -21,6 +22,8 @@ export type Database = {
   /** Runs start-up work (migrations, seeding) in one process of all those on this database at a time. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Changes announced by any process on this database (db/change-feed.ts), for caches to drop. */
+  changes: ChangeFeed;
   close(): Promise<void>;
 };
 
@@ -41,13 +44,18 @@ export function openPostgres(url: string, onError: (error: Error) => void = () =
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on("error", onError);
   const db = drizzlePg(pool, { schema });
+  const changes = postgresChangeFeed(url);
   return {
     db: db as unknown as Db,
     kind: "postgres",
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     exclusive: (work) => underStartupLock(pool, work),
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: () => pool.end(),
+    changes,
+    close: async () => {
+      await changes.close();
+      await pool.end();
+    },
   };
 }
 
@@ -92,6 +100,7 @@ export async function openPglite(source?: { dataDir: string } | { dump: Blob }):
     // One process alone opens an embedded database (the data directory's lock file), so there is nobody to wait for.
     exclusive: (work) => work(),
     ping: async () => void (await db.execute(sql`select 1`)),
+    changes: pgliteChangeFeed(client),
     close: () => client.close(),
   };
 }
