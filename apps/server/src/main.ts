@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   });
   logger.info("internal project seeded");
   logger.info(
-    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "this process (PGlite)"}`,
+    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
   );
   if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
