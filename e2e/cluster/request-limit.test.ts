@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Cluster, internalHeaders, startCluster } from "./cluster.ts";
 
-const STORES = [
+const STORES: { store: string; env: Record<string, string> }[] = [
   { store: "PostgreSQL", env: {} },
   { store: "Redis", env: { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } },
 ];
