@@ -107,7 +107,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   app.use(async (c, next) => {
     c.set("clientIp", clientIp(c.req.raw, c.env, deps.trustProxy));
-    if (c.req.path.startsWith("/api/v1")) deps.rateLimits.request(c.get("clientIp"));
+    if (c.req.path.startsWith("/api/v1")) await deps.rateLimits.request(c.get("clientIp"));
     await next();
   });
 

@@ -42,6 +42,10 @@ const envSchema = z.object({
   GATEHOUSE_RATE_LIMIT_EMAIL_SEND: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_CODE_IP: z.coerce.number().int().min(1).optional(),
   GATEHOUSE_RATE_LIMIT_MFA_USER: z.coerce.number().int().min(1).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/./, "must be a redis:// or rediss:// URL")
+    .optional(),
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
@@ -103,6 +107,8 @@ export type Config = {
   /** The instance's SMTP server (`smtp://user:pass@host:587?from=…`); unset keeps e-mails in the dev inbox. */
   smtp: SmtpSettings | undefined;
   rateLimits: RateLimitSettings;
+  /** Count rate limits in this Redis instead of the database (for very high rates). */
+  redisUrl: string | undefined;
   /** Behind a reverse proxy: take the client IP from the first X-Forwarded-For address. */
   trustProxy: boolean;
   /** Development mode adds error text to 500 answers; never on in production. */
@@ -232,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
       : undefined,
+    redisUrl: e.REDIS_URL,
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

@@ -14,7 +14,6 @@ import { createMetricsRepo } from "./db/metrics-repo.ts";
 import { createOAuthAccountsRepo } from "./db/oauth-accounts-repo.ts";
 import { createProjectPermissionsRepo } from "./db/project-permissions-repo.ts";
 import { createProjectsRepo } from "./db/projects-repo.ts";
-import { createRateLimitsRepo } from "./db/rate-limits-repo.ts";
 import { createRequestRepo } from "./db/request-repo.ts";
 import { createSessionsRepo } from "./db/sessions-repo.ts";
 import { createSigningKeysRepo } from "./db/signing-keys-repo.ts";
@@ -50,6 +49,8 @@ import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
 import { createProjectPermissionService } from "./services/project-permissions.ts";
 import { createProjectSecrets, createProjectService } from "./services/projects.ts";
+import { createRedisStore } from "./services/rate-limit-redis.ts";
+import { createDatabaseStore } from "./services/rate-limit-stores.ts";
 import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
@@ -81,6 +82,8 @@ export type DepsOptions = {
   /** The instance's SMTP server for projects on the shared e-mail config; none keeps e-mails as a dev inbox. */
   defaultSmtp?: SmtpSettings;
   rateLimits?: RateLimitSettings;
+  /** REDIS_URL: count rate limits in this Redis instead of the database. */
+  redisUrl?: string;
   trustProxy?: boolean;
   /** Webhooks may go to loopback, private and link-local addresses (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS). */
   webhookAllowPrivateUrls?: boolean;
@@ -110,6 +113,7 @@ export function createDeps(options: DepsOptions) {
     box: createSecretBox(options.secret, "signing-keys"),
     clock,
     accessTokenLifetimeMs,
+    changes: database.changes,
   });
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
@@ -148,8 +152,11 @@ export function createDeps(options: DepsOptions) {
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
   });
   const hasher = options.hasher ?? createPasswordHasher();
+  const rateLimitStore = options.redisUrl
+    ? createRedisStore(options.redisUrl)
+    : createDatabaseStore(database);
   const rateLimits = createRateLimiter({
-    repo: createRateLimitsRepo(db),
+    store: rateLimitStore,
     clock,
     settings: options.rateLimits ?? { enabled: true },
   });
@@ -263,6 +270,7 @@ export function createDeps(options: DepsOptions) {
     sessions,
     hasher,
     rateLimits,
+    rateLimitStore,
     activity,
     trustProxy: options.trustProxy ?? false,
     codes,

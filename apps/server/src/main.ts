@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     logger,
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
+    redisUrl: config.redisUrl,
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
   });
   logger.info("internal project seeded");
+  logger.info(
+    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
+  );
   if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
   deps.emailWorker.start();
@@ -148,6 +152,7 @@ async function main(): Promise<void> {
       await deps.webhookWorker.stop();
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
+      await deps.rateLimitStore.close();
       await database.close();
       await tracing?.shutdown();
       releaseLock();

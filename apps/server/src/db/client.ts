@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { resources } from "../resources.ts";
+import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./change-feed.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,6 +21,8 @@ export type Database = {
   /** Runs start-up work (migrations, seeding) in one process of all those on this database at a time. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Changes announced by any process on this database (db/change-feed.ts), for caches to drop. */
+  changes: ChangeFeed;
   close(): Promise<void>;
   /** The PostgreSQL pool's connections now (metrics); PGlite has no pool. */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
@@ -89,13 +92,18 @@ export function openPostgres(
     if (observeQuery) observeClient(client, observeQuery);
   });
   const db = drizzlePg(pool, { schema });
+  const changes = postgresChangeFeed(url);
   return {
     db: db as unknown as Db,
     kind: "postgres",
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     exclusive: (work) => underStartupLock(pool, work),
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: () => pool.end(),
+    changes,
+    close: async () => {
+      await changes.close();
+      await pool.end();
+    },
     poolStats: () => ({
       max: settings.poolSize,
       total: pool.totalCount,
@@ -180,6 +188,7 @@ export async function openPglite(source?: { dataDir: string } | { dump: Blob }):
     // One process alone opens an embedded database (the data directory's lock file), so there is nobody to wait for.
     exclusive: (work) => work(),
     ping: async () => void (await db.execute(sql`select 1`)),
+    changes: pgliteChangeFeed(client),
     close: () => client.close(),
   };
 }

@@ -3,14 +3,66 @@
 // many, can never take more slots than the limit between them.
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { rateLimitHits } from "./schema.ts";
+import { rateLimitCounters, rateLimitHits } from "./schema.ts";
 
 export type SlotRequest = { key: string; limit: number; windowMs: number; now: number };
 /** `allowed`: the slot was taken. `oldest`: the earliest attempt still in the window (for retry-after). */
 export type SlotAnswer = { allowed: boolean; oldest: number };
 
+/** A hit of a counter bucket: `windowStart` of the fixed window `now` falls in, `overlap` of the previous one. */
+export type CounterHit = {
+  key: string;
+  limit: number;
+  windowMs: number;
+  windowStart: number;
+  overlap: number;
+};
+
 export function createRateLimitsRepo(db: Db) {
+  // The row as it was (the upsert's SET sees the old row): this window's count and the previous window's.
+  const c = rateLimitCounters;
+  const p = (name: string) => sql.placeholder(name);
+  const current = sql`(case when ${c.windowStart} = ${p("windowStart")} then ${c.count} else 0 end)`;
+  const previous = sql`(case when ${c.windowStart} = ${p("windowStart")} then ${c.previous}
+    when ${c.windowStart} = ${p("windowStart")}::bigint - ${p("windowMs")}::bigint then ${c.count} else 0 end)`;
+  const room = sql`(${current} + ${previous} * ${p("overlap")}::float8 < ${p("limit")}::int)`;
+  // Prepared: it runs on every API request on PostgreSQL.
+  const counterHit = db
+    .insert(c)
+    .values({
+      key: sql`${p("key")}`,
+      windowStart: sql`${p("windowStart")}`,
+      count: 1,
+      previous: 0,
+      lastAllowed: true,
+    })
+    .onConflictDoUpdate({
+      target: c.key,
+      set: {
+        count: sql`${current} + case when ${room} then 1 else 0 end`,
+        previous: previous,
+        windowStart: sql`${p("windowStart")}`,
+        lastAllowed: room,
+      },
+    })
+    .returning({ allowed: c.lastAllowed })
+    .prepare("rate_limit_counter_hit");
+
   return {
+    /**
+     * Counts a hit of a counter bucket if the sliding count (this window's hits plus the previous window's weighted
+     * by `overlap`) is under `limit`; answers whether it was. One statement, atomic across processes.
+     */
+    async hitCounter(hit: CounterHit): Promise<boolean> {
+      const [row] = await counterHit.execute(hit);
+      return row?.allowed ?? true;
+    },
+
+    /** Forgets counters idle for two windows (their count can no longer weigh on anything). */
+    async pruneCounters(before: number): Promise<void> {
+      await db.delete(c).where(sql`${c.windowStart} < ${before}`);
+    },
+
     /**
      * Records an attempt at `now` if fewer than `limit` attempts of the last `windowMs` are recorded; attempts that
      * left the window are dropped in the same write. A refused attempt is not recorded, so hammering a full bucket

@@ -595,6 +595,19 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
 });
 
 /**
+ * The per-IP request buckets on PostgreSQL (services/rate-limit-stores.ts): one row per client IP with its current
+ * fixed window's count and the previous window's, from which a sliding count is weighted. A counter, not a log of
+ * times, because it is written on every request. Unlogged (in the migration): losing counts in a crash is harmless.
+ */
+export const rateLimitCounters = pgTable("rate_limit_counters", {
+  key: text("key").primaryKey(),
+  windowStart: bigint("window_start", { mode: "number" }).notNull(),
+  count: integer("count").notNull(),
+  previous: integer("previous").notNull(),
+  lastAllowed: boolean("last_allowed").notNull(),
+});
+
+/**
  * Refresh tokens a session issued before its current one (refresh-token rotation, WIRE.md §3.4), kept as hashes
  * until the session ends so that a replayed old token is recognised as reuse.
  */

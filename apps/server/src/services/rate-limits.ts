@@ -2,16 +2,15 @@
 // no window edge to burst across. An attempt takes its slot before the work it guards (a password hash, an e-mail)
 // and is refused when there is none; work that turns out not to count (a right password) gives its slot back.
 //
-// Every bucket but the per-IP request bucket lives in the database, so all server processes share it and a slot is
-// taken atomically (db/rate-limits-repo.ts). We do not use rate-limiter-flexible for this: its PostgreSQL store
-// needs a pg client (the embedded PGlite has none), creates its own table outside our migrations, and counts in
-// fixed windows that reset at their edge, which is what let 20 guesses through in 9 s.
-// The per-IP request bucket counts in memory, per process: a database write on every request would cost more than
-// the abuse it stops. It slides too, approximately (the previous window's count weighted by its overlap, as
-// Cloudflare's limiter does), in constant memory per client.
+// Every bucket lives in one shared store (rate-limit-stores.ts: PostgreSQL, or Redis with REDIS_URL), so all server
+// processes count together, and a slot is taken atomically. We do not use rate-limiter-flexible for this: its
+// PostgreSQL store needs a pg client (the embedded PGlite has none), creates its own table outside our migrations,
+// and counts in fixed windows that reset at their edge, which is what let 20 guesses through in 9 s.
+// The per-IP request bucket, hit on every request, is a counter rather than a log: it slides approximately (the
+// previous window's count weighted by its overlap, as Cloudflare's limiter does), in one small row per client.
 import type { Clock } from "../clock.ts";
-import type { RateLimitsRepo } from "../db/rate-limits-repo.ts";
 import { TextError } from "../text-error.ts";
+import type { RateLimitStore } from "./rate-limit-stores.ts";
 
 export const RATE_LIMIT_BUCKETS = {
   /** Every /api/v1 request, per client IP. */
@@ -48,10 +47,13 @@ const tooMany = (retryAfterMs: number) =>
     "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
   });
 
-export function createRateLimiter(deps: { repo: RateLimitsRepo; clock: Clock; settings: RateLimitSettings }) {
+export function createRateLimiter(deps: {
+  store: RateLimitStore;
+  clock: Clock;
+  settings: RateLimitSettings;
+}) {
   const limitOf = (bucket: RateLimitBucket) =>
     deps.settings.limits?.[bucket] ?? RATE_LIMIT_BUCKETS[bucket].limit;
-  const requests = createMemoryBucket();
   const none: Slots = { keys: [] };
 
   /** Takes a slot of a database bucket: the slot, or the milliseconds until one frees. */
@@ -59,7 +61,7 @@ export function createRateLimiter(deps: { repo: RateLimitsRepo; clock: Clock; se
     const { windowMs } = RATE_LIMIT_BUCKETS[bucket];
     const fullKey = `${bucket}:${key}`;
     const now = deps.clock.now().getTime();
-    const answer = await deps.repo.take({ key: fullKey, limit: limitOf(bucket), windowMs, now });
+    const answer = await deps.store.take({ key: fullKey, limit: limitOf(bucket), windowMs, now });
     if (!answer.allowed) return { retryAfterMs: answer.oldest + windowMs - now };
     return { keys: [fullKey] };
   }
@@ -71,11 +73,15 @@ export function createRateLimiter(deps: { repo: RateLimitsRepo; clock: Clock; se
   }
 
   return {
-    /** Counts one request of a client IP in this process's memory; 429 over the limit. */
-    request(clientIp: string): void {
+    /** Counts one request of a client IP, in every process's total; 429 over the limit. */
+    async request(clientIp: string): Promise<void> {
       if (!deps.settings.enabled) return;
-      const retryAfterMs = requests.hit(clientIp, limitOf("ip"), RATE_LIMIT_BUCKETS.ip.windowMs, deps.clock);
-      if (retryAfterMs !== null) throw tooMany(retryAfterMs);
+      const { windowMs } = RATE_LIMIT_BUCKETS.ip;
+      const now = deps.clock.now().getTime();
+      const windowStart = now - (now % windowMs);
+      const overlap = 1 - (now - windowStart) / windowMs;
+      const hit = { key: `ip:${clientIp}`, limit: limitOf("ip"), windowMs, windowStart, overlap };
+      if (!(await deps.store.hitCounter(hit))) throw tooMany(windowStart + windowMs - now);
     },
 
     /** Takes a slot of the bucket for this attempt; 429 when the bucket is full. */
@@ -96,41 +102,14 @@ export function createRateLimiter(deps: { repo: RateLimitsRepo; clock: Clock; se
       const strict = await take("sign_in_email_ip_over_ceiling", `${emailKey}:${ip}`);
       if ("retryAfterMs" in strict) {
         // Refused before any work: the attempt does not count against the pair either.
-        await deps.repo.giveBack(pair.keys);
+        await deps.store.giveBack(pair.keys);
         throw tooMany(strict.retryAfterMs);
       }
       return { keys: [...pair.keys, ...strict.keys] };
     },
 
     /** Returns the slots of an attempt that did not count (one statement). */
-    giveBack: (slots: Slots) => deps.repo.giveBack(slots.keys),
-  };
-}
-
-/**
- * A sliding-window counter per key in memory: the current fixed window's count plus the previous window's, weighted
- * by how much of it the sliding window still covers. Answers null when the hit is allowed, else ms until it would be.
- */
-function createMemoryBucket() {
-  const entries = new Map<string, { start: number; count: number; previous: number }>();
-  return {
-    hit(key: string, limit: number, windowMs: number, clock: Clock): number | null {
-      const now = clock.now().getTime();
-      const start = now - (now % windowMs);
-      let entry = entries.get(key);
-      if (!entry || entry.start !== start) {
-        const previous = entry && entry.start === start - windowMs ? entry.count : 0;
-        entry = { start, count: 0, previous };
-        entries.set(key, entry);
-      }
-      const overlap = 1 - (now - start) / windowMs;
-      if (entry.count + entry.previous * overlap >= limit) return start + windowMs - now;
-      entry.count += 1;
-      // Forget clients idle for two windows now and then, so the map stays the size of the active clients.
-      if (entries.size > 100_000)
-        for (const [k, v] of entries) if (v.start < start - windowMs) entries.delete(k);
-      return null;
-    },
+    giveBack: (slots: Slots) => deps.store.giveBack(slots.keys),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import { peekHeader, privateKeyFromJwk, publicKeyFromJwk, signEs256, verifyEs256 } from "../crypto/es256.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { generateSigningKey } from "../crypto/signing-key.ts";
+import { announceChange, type ChangeFeed } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { AUDIENCE_KINDS, type AudienceKind } from "../db/schema.ts";
 import type { NewSigningKeyRow, SigningKeyRow, SigningKeysRepo } from "../db/signing-keys-repo.ts";
@@ -29,8 +30,10 @@ export function createSigningKeyService(deps: {
   box: SecretBox;
   clock: Clock;
   accessTokenLifetimeMs: number;
+  /** Rotations announced by other processes: their retired keys must stop verifying here too. */
+  changes: ChangeFeed;
 }) {
-  const { repo, box, clock } = deps;
+  const { repo, box, clock, changes } = deps;
   // Key material never changes for a kid, so imported keys are cached for the life of the process.
   const verifying = new Map<string, VerifyingKey>();
   const signing = new Map<string, KeyObject>();
@@ -38,6 +41,21 @@ export function createSigningKeyService(deps: {
   // costliest step of a request: remember recent verified tokens (oldest forgotten first). Expiry and the session
   // are still checked on every request by the caller.
   const verified = new Map<string, VerifiedToken & { kid: string }>();
+  // A project's published keys, cached briefly for signing: a new key is published an hour before it may sign, so
+  // a cache far shorter than that always knows the key it must switch to.
+  const publishedCache = new Map<string, { rows: SigningKeyRow[]; loadedAt: number }>();
+
+  // A rotation in any process (or, undefined, changes missed while the feed was down) drops what this process
+  // cached of the project's keys: a key retired anywhere stops verifying everywhere within the notification's delay.
+  const CHANGE = "signing-keys:";
+  changes.subscribe((payload) => {
+    if (payload !== undefined && !payload.startsWith(CHANGE)) return;
+    const projectId = payload?.slice(CHANGE.length);
+    const stale = (p: string) => projectId === undefined || p === projectId;
+    for (const [kid, entry] of verifying) if (stale(entry.row.projectId)) verifying.delete(kid);
+    for (const [token, entry] of verified) if (stale(entry.projectId)) verified.delete(token);
+    for (const p of publishedCache.keys()) if (stale(p)) publishedCache.delete(p);
+  });
 
   async function newKeyRows(projectId: string, signsFrom: Date): Promise<NewSigningKeyRow[]> {
     return Promise.all(
@@ -56,9 +74,6 @@ export function createSigningKeyService(deps: {
     );
   }
 
-  // A project's published keys, cached briefly for signing: a new key is published an hour before it may sign, so
-  // a cache far shorter than that always knows the key it must switch to.
-  const publishedCache = new Map<string, { rows: SigningKeyRow[]; loadedAt: number }>();
   async function currentSigner(
     projectId: string,
     audience: AudienceKind,
@@ -75,7 +90,8 @@ export function createSigningKeyService(deps: {
   }
 
   async function verifyingKey(kid: string): Promise<VerifyingKey | undefined> {
-    const cached = verifying.get(kid);
+    // While changes are not heard, a cached key may have been retired elsewhere: read it again.
+    const cached = changes.live() ? verifying.get(kid) : undefined;
     if (cached) return cached;
     const row = await repo.find(kid);
     if (!row) return undefined;
@@ -119,7 +135,7 @@ export function createSigningKeyService(deps: {
      * audience. Expiry is the caller's business (it is a different error). Throws TokenNotVerifiable.
      */
     async verify(token: string): Promise<VerifiedToken> {
-      const known = verified.get(token);
+      const known = changes.live() ? verified.get(token) : undefined;
       if (known) return known;
       const kid = peekHeader(token)?.kid;
       const key = typeof kid === "string" ? await verifyingKey(kid) : undefined;
@@ -158,6 +174,7 @@ export function createSigningKeyService(deps: {
       }
       await repo.insert(tx, await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS)));
       publishedCache.delete(projectId);
+      await announceChange(tx, `${CHANGE}${projectId}`);
     },
   };
 }
