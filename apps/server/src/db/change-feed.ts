@@ -29,16 +29,20 @@ export async function announceChange(
 /** Embedded PGlite: one process, its own notifications heard in process. */
 export function pgliteChangeFeed(client: PGlite): ChangeFeed {
   const handlers = new Set<ChangeHandler>();
-  let listening: Promise<unknown> | undefined;
+  let listening = false;
   let live = false;
   return {
     subscribe(handler) {
       handlers.add(handler);
-      listening ??= client
+      if (listening) return;
+      listening = true;
+      void client
         .listen(CHANGES_CHANNEL, (payload) => {
           for (const h of handlers) h(payload);
         })
-        .then(() => (live = true));
+        .then(() => {
+          live = true;
+        });
     },
     live: () => live,
     close: async () => void (live = false),
