@@ -45,7 +45,9 @@ export function pgliteChangeFeed(client: PGlite): ChangeFeed {
         });
     },
     live: () => live,
-    close: async () => void (live = false),
+    close: async () => {
+      live = false;
+    },
   };
 }
 
