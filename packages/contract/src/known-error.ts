@@ -2,6 +2,8 @@
 // Errors are recognised by their `code` (and the parent chain), never by instanceof, because the SDK rebuilds
 // them from the wire and several copies of this module may be loaded in one process.
 
+import { ancestorsOf, leafParents, statusOf } from "./known-error-table.ts";
+
 export type KnownErrorDetails = Record<string, unknown>;
 
 export class KnownError extends Error {
@@ -47,8 +49,6 @@ export function knownErrorIs(error: unknown, code: string): boolean {
 }
 
 type EntrySpec<A> = {
-  status: number;
-  parent?: string;
   message: (args: A) => string;
   details?: (args: A) => KnownErrorDetails;
 };
@@ -59,33 +59,16 @@ export type KnownErrorFactory<A> = ((...args: A extends undefined ? [] : [A]) =>
   readonly parent: string | undefined;
 };
 
-/** Declares one catalogue entry; the code is filled in by `buildCatalogue` from the entry's key. */
-export function entry(spec: EntrySpec<undefined>): EntrySpec<undefined>;
-export function entry<A>(spec: EntrySpec<A>): EntrySpec<A>;
-export function entry<A>(spec: EntrySpec<A>): EntrySpec<A> {
-  return spec;
-}
-
 /**
- * Turns `{CODE: entry(...)}` into `{CODE: factory}`. `abstractParents` maps each abstract parent class to its own
- * parent so a leaf knows its whole ancestry.
+ * Declares one catalogue entry as its own factory, its status and parent taken from known-error-table.ts. One call per code (not
+ * one object built in a loop) so a bundler drops every entry an app does not name: a client bundle ships none.
  */
-export function buildCatalogue<T extends Record<string, EntrySpec<never>>>(
-  specs: T,
-  abstractParents: Record<string, string | undefined>,
-): { [K in keyof T]: T[K] extends EntrySpec<infer A> ? KnownErrorFactory<A> : never } {
-  const ancestry = (parent: string | undefined): string[] => {
-    const chain: string[] = [];
-    for (let p = parent; p !== undefined; p = abstractParents[p]) chain.push(p);
-    return chain;
-  };
-  const out: Record<string, unknown> = {};
-  for (const [code, spec] of Object.entries(specs)) {
-    const s = spec as EntrySpec<unknown>;
-    const ancestors = ancestry(s.parent);
-    const factory = (args?: unknown) =>
-      new KnownError(code, s.status, s.message(args), s.details?.(args), ancestors);
-    out[code] = Object.assign(factory, { code, status: s.status, parent: s.parent });
-  }
-  return out as never;
+export function define<A = undefined>(code: string, spec: EntrySpec<A>): KnownErrorFactory<A> {
+  const status = statusOf(code);
+  if (status === undefined) throw new Error(`Known error ${code} has no status in known-error-table.ts`);
+  const parent = leafParents[code];
+  const ancestors = ancestorsOf(code);
+  const factory = (args?: A) =>
+    new KnownError(code, status, spec.message(args as A), spec.details?.(args as A), ancestors);
+  return Object.assign(factory, { code, status, parent }) as KnownErrorFactory<A>;
 }

@@ -3,6 +3,7 @@
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
+import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
 import {
   type BaseAppOptions,
   CLIENT_VERSION,
@@ -19,7 +20,7 @@ import { completeCliLogin, type PromptCliLoginOptions, promptCliLogin } from "./
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
 import { clientAppPaymentCalls } from "./customer-apps.ts";
-import { expectingErrors, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
+import { expectingErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
 import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
 import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
@@ -538,7 +539,7 @@ export class StackClientApp {
     saveVerifier(document, pkce.state, pkce.verifier);
     const session = this.sessionOf();
     const token = type === "link" ? await session?.getAccessToken() : undefined;
-    if (type === "link" && !token) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+    if (type === "link" && !token) throw USER_AUTHENTICATION_REQUIRED();
     const current = this.currentUrl() ?? this.urls.home;
     const path = authorizePath({
       provider,

@@ -1,8 +1,10 @@
 // A user's connected accounts (provider accounts whose tokens an app may use) with Stack's names: the list, one by
 // provider (the older form: a token covering the scopes, or null) or by provider account, and the access token of one
 // account. The same calls serve the signed-in user ("me") and, with the server key, any user of the project.
+
+import { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE } from "@gatehouse/contract/known-errors";
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
-import { type KnownError, KnownErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
+import { type KnownError, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import type { List } from "./wire.ts";
 
 /** Stack's OAuthConnection: one account of the user at a provider. */
@@ -46,7 +48,7 @@ export function connectedAccountCalls(ctx: ObjectContext, userId: string) {
         ? `The requested scopes [${options.scopes.join(" ")}] are not available on the existing token.`
         : "The OAuth refresh token has likely been revoked or expired.";
       return Result.error(
-        KnownErrors.OAUTH_ACCESS_TOKEN_NOT_AVAILABLE({
+        OAUTH_ACCESS_TOKEN_NOT_AVAILABLE({
           provider,
           details: `${details} The user needs to re-authorize by calling \`linkConnectedAccount\` or using \`getOrLinkConnectedAccount\`.`,
         }),

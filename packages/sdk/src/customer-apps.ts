@@ -1,8 +1,9 @@
 // The apps' payments calls that name their customer in the options (Stack's `{ userId } | { teamId } |
 // { customCustomerId }`): items, products, invoices and cancelling on the client app, granting on the server app and
 // item quantity changes on the admin app. They reuse the customer objects' calls of payments.ts.
+
+import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
 import { defined, del, type ObjectContext } from "./context.ts";
-import { KnownErrors } from "./errors.ts";
 import {
   type CustomerType,
   customerCalls,
@@ -33,7 +34,7 @@ export function clientAppPaymentCalls(
     /** Cancels a subscription of the signed-in user, or with `teamId` of that team. */
     async cancelSubscription(options: { productId: string; subscriptionId?: string; teamId?: string }) {
       const userId = await signedInUserId();
-      if (!userId) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
+      if (!userId) throw USER_AUTHENTICATION_REQUIRED();
       const [type, id] = options.teamId ? ["team", options.teamId] : ["user", userId];
       const path = `/payments/products/${type}/${encodeURIComponent(id)}/${encodeURIComponent(options.productId)}`;
       await ctx().request(path, { ...del, query: defined({ subscription_id: options.subscriptionId }) });

@@ -4,7 +4,7 @@
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 import type { KnownError } from "@gatehouse/contract/known-error";
-import { KnownErrors, knownErrorFromWire } from "@gatehouse/contract/known-errors";
+import { knownErrorFromWire, statusOf } from "@gatehouse/contract/known-errors";
 import { parseCookies } from "./cookies.ts";
 
 /** Anything with `document.cookie` semantics: reading gives `a=1; b=2`, writing sets one cookie. */
@@ -151,7 +151,7 @@ function callbackError(code: string, message: string, details: string | null): K
   } catch {
     parsed = undefined;
   }
-  const status = (KnownErrors as Record<string, { status: number } | undefined>)[code]?.status ?? 400;
+  const status = statusOf(code) ?? 400;
   return knownErrorFromWire(status, {
     code,
     message,
