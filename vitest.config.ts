@@ -30,6 +30,7 @@ export default defineConfig({
           include: ["packages/**/*.test.{ts,tsx}", "apps/dashboard/**/*.test.{ts,tsx}", ...databaseSuites],
           exclude: [...clusterSuites, "**/node_modules/**"],
           globalSetup,
+          setupFiles: ["packages/react/src/test-support/dom-timeouts.ts"],
         },
       },
       ...(process.env.DATABASE_URL
@@ -50,10 +51,11 @@ export default defineConfig({
           ]
         : []),
     ],
-    // Most suites wait on child servers, Chromium or PostgreSQL rather than compute: three files at a time keep two
+    // Most suites wait on child servers, Chromium or PostgreSQL rather than compute: two files at a time keep two
     // cores busy (one at a time, vitest's default here, left them idle half the run). GATEHOUSE_TEST_WORKERS overrides.
-    maxWorkers: Number(process.env.GATEHOUSE_TEST_WORKERS ?? 3),
+    maxWorkers: Number(process.env.GATEHOUSE_TEST_WORKERS ?? 2),
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A server process or Chromium starting beside another suite's can take a minute on two cores.
+    hookTimeout: 180_000,
   },
 });
