@@ -39,7 +39,14 @@ export function spawnServer(
   script: ServerScript = "apps/server/src/main.ts",
 ) {
   // The suites read the JSON log lines: a developer's own GATEHOUSE_LOG_FORMAT=pretty must not reach them.
-  const { DATABASE_URL: _inherited, GATEHOUSE_LOG_FORMAT: _format, ...parentEnv } = process.env;
+  // Nor may the test run's own database or Redis: a suite names the stores its servers use (a REDIS_URL handed to
+  // the run for the store suites would move every spawned server's limits to one shared Redis).
+  const {
+    DATABASE_URL: _database,
+    REDIS_URL: _redis,
+    GATEHOUSE_LOG_FORMAT: _format,
+    ...parentEnv
+  } = process.env;
   const fromRepository = typeof script === "string";
   // An artifact runs as an operator runs it: plain node, no loader a parent's NODE_OPTIONS might bring.
   if (!fromRepository) delete parentEnv.NODE_OPTIONS;
