@@ -28,6 +28,8 @@ async function bundleSdk(): Promise<string> {
     bundle: true,
     format: "esm",
     platform: "browser",
+    // Our packages from their source, as the workspace resolves them (dist/ need not be built).
+    conditions: ["gatehouse-source"],
     write: false,
     logLevel: "silent",
   });
