@@ -1,13 +1,10 @@
 // Lists the names @stackframe/react 2.8.108 exports beside @gatehouse/react's (both read with the TypeScript compiler
 // API), and each of Stack's names ours lacks without a reason in REASONS. `npx tsx scripts/react-exports.ts` prints
 // the table; packages/react/src/stack-compat.test.ts fails on a gap.
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as TS from "typescript5";
-
-// TypeScript 7 (the project's compiler) has no JavaScript API; 5.9, aliased as `typescript5`, has.
-const ts = createRequire(import.meta.url)("typescript5") as typeof TS;
+import { compareEntries } from "./stack-comparison.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const STACK_ENTRY = join(ROOT, "node_modules/@stackframe/react/dist/index.d.ts");
@@ -120,23 +117,7 @@ function exportsOf(checker: TS.TypeChecker, file: TS.SourceFile): string[] {
 }
 
 export function compareExports(): ExportComparison {
-  const program = ts.createProgram([STACK_ENTRY, OUR_ENTRY], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    // Our workspace packages by their source, as the repository resolves them (dist/ may not be built).
-    customConditions: ["gatehouse-source"],
-    allowImportingTsExtensions: true,
-    jsx: ts.JsxEmit.ReactJSX,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-  });
-  const checker = program.getTypeChecker();
-  const stackFile = program.getSourceFile(STACK_ENTRY);
-  const ourFile = program.getSourceFile(OUR_ENTRY);
-  if (!stackFile || !ourFile) throw new Error("cannot read the React packages' entry points");
+  const { checker, stackFile, ourFile } = compareEntries(STACK_ENTRY, OUR_ENTRY, "React packages'");
   const stack = exportsOf(checker, stackFile);
   const ours = exportsOf(checker, ourFile);
   const have = new Set(ours);

@@ -1,13 +1,10 @@
 // Compares the public members of Stack's SDK classes (@stackframe/js 2.8.108, read from its .d.ts with the
 // TypeScript compiler API) with ours (packages/sdk), and lists every member of Stack's that ours lacks without a
 // reason in REASONS. `npx tsx scripts/sdk-members.ts` prints the table; packages/sdk/src/members.test.ts fails on gaps.
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as TS from "typescript5";
-
-// TypeScript 7 (the project's compiler) has no JavaScript API; 5.9, aliased as `typescript5`, has.
-const ts = createRequire(import.meta.url)("typescript5") as typeof TS;
+import { compareEntries, ts } from "./stack-comparison.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const STACK_ENTRY = join(root, "node_modules/@stackframe/js/dist/index.d.ts");
@@ -101,22 +98,7 @@ function exportedType(checker: TS.TypeChecker, file: TS.SourceFile, name: string
 }
 
 export function compareMembers(): TypeComparison[] {
-  const program = ts.createProgram([STACK_ENTRY, OUR_ENTRY], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    // Our workspace packages by their source, as the repository resolves them (dist/ may not be built).
-    customConditions: ["gatehouse-source"],
-    allowImportingTsExtensions: true,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-  });
-  const checker = program.getTypeChecker();
-  const stackFile = program.getSourceFile(STACK_ENTRY);
-  const ourFile = program.getSourceFile(OUR_ENTRY);
-  if (!stackFile || !ourFile) throw new Error("cannot read the SDK entry points");
+  const { checker, stackFile, ourFile } = compareEntries(STACK_ENTRY, OUR_ENTRY, "SDK");
   return Object.entries(COMPARED).map(([stack, ours]) => {
     const theirs = exportedType(checker, stackFile, stack);
     const mine = exportedType(checker, ourFile, ours);
