@@ -62,3 +62,16 @@ export async function addVirtualAuthenticator(
   });
   return { cdp, authenticatorId };
 }
+
+/**
+ * Waits until the page shows `url`, by asking the page where it is rather than following one navigation: an app that
+ * navigates twice in a row (a router push, then the same address loaded again) aborts the first navigation, and
+ * Playwright's waitForURL fails on that abort (net::ERR_ABORTED) though the page does arrive.
+ */
+export async function arriveAt(page: Page, url: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (page.url() !== url) {
+    if (Date.now() > deadline) throw new Error(`the page stayed at ${page.url()}, never reaching ${url}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -5,7 +5,7 @@
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import * as OTPAuth from "otpauth";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { addVirtualAuthenticator } from "./harness.ts";
+import { addVirtualAuthenticator, arriveAt } from "./harness.ts";
 import { lastEmail, type PageRecord, recordPage, standInForStripe } from "./stack-app-setup.ts";
 
 export type FlowContext = {
@@ -89,7 +89,7 @@ export function stackUiSteps(flow: () => FlowContext): [string, () => Promise<vo
         const f = flow();
         await step(f, "sign-up");
         await signUp(f.page, f.appUrl, email);
-        await f.page.waitForURL(`${f.appUrl}/`);
+        await arriveAt(f.page, `${f.appUrl}/`);
         await signedInAs(f.page, email);
         await f.screenshot(f.page, "signed-up");
       },
@@ -100,7 +100,7 @@ export function stackUiSteps(flow: () => FlowContext): [string, () => Promise<vo
         const f = flow();
         await step(f, "sign-out");
         await f.page.goto(`${f.appUrl}/handler/sign-out`);
-        await f.page.waitForURL(`${f.appUrl}/`);
+        await arriveAt(f.page, `${f.appUrl}/`);
         await f.page.getByText("Not signed in").waitFor();
         await f.screenshot(f.page, "signed-out");
       },
@@ -116,7 +116,7 @@ export function stackUiSteps(flow: () => FlowContext): [string, () => Promise<vo
         await f.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
         await f.screenshot(f.page, "sign-in");
         await f.page.getByRole("button", { name: "Sign In", exact: true }).click();
-        await f.page.waitForURL(`${f.appUrl}/`);
+        await arriveAt(f.page, `${f.appUrl}/`);
         await signedInAs(f.page, email);
       },
     ],
