@@ -176,6 +176,7 @@ export function createDeps(options: DepsOptions) {
     db,
     clock,
     logger,
+    changes: database.changes,
     ...(tracing ? { mailer: tracedMailer(createMailer(), tracing) } : {}),
     defaultSmtp: options.defaultSmtp,
     // A user who unsubscribed after an app queued (or scheduled) the e-mail is skipped at send time, as in Stack.

@@ -3,8 +3,12 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
+import { CHANGES_CHANNEL } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
+
+/** What a transaction that queues e-mail announces on the change feed (db/change-feed.ts): the workers wake. */
+export const OUTBOX_CHANGE = "email-outbox";
 
 export type EmailStatus = OutboxRow["status"];
 export type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -101,11 +105,13 @@ export function createEmailOutbox(deps: { db: Db; clock: Clock }) {
         sql`, `,
       );
       // INSERT … SELECT … WHERE, since a VALUES list cannot be conditional. The parameters are cast: a select list
-      // gives them no column type to take.
-      await tx.execute(sql`insert into ${o} (${names})
+      // gives them no column type to take. The same statement announces the row to the e-mail workers of every
+      // process (heard when the transaction commits), so it goes out now rather than at the next poll.
+      await tx.execute(sql`with queued as (insert into ${o} (${names})
         select ${id}::uuid, ${email.projectId}, ${email.to}, ${email.templateType}, ${email.subject}, ${email.html},
           ${email.text}, ${"queued"}, ${0}::integer, ${now}::timestamptz, ${now}::timestamptz
-        where ${options.send ?? true}::boolean`);
+        where ${options.send ?? true}::boolean returning 1)
+        select pg_notify(${CHANGES_CHANNEL}, ${OUTBOX_CHANGE}) from queued`);
       return { id };
     },
 

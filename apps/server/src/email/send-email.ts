@@ -5,10 +5,12 @@ import { randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
+import { announceChange } from "../db/change-feed.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { contactChannels, emailOutbox, users } from "../db/schema.ts";
 import { TextError } from "../text-error.ts";
 import { categoryByName, type NotificationPreferences } from "./notification-preferences.ts";
+import { OUTBOX_CHANGE } from "./outbox.ts";
 import { templateTypeOfStackId } from "./stack-templates.ts";
 import { type EmailTemplate, type EmailTemplateType, escapeHtml, htmlToText } from "./templates.ts";
 import type { UnsubscribeTokens } from "./unsubscribe.ts";
@@ -177,6 +179,7 @@ export function createSendEmail(deps: {
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
           await tx.insert(emailOutbox).values(rows.slice(i, i + INSERT_CHUNK));
         }
+        if (rows.some((row) => row.status === "queued")) await announceChange(tx, OUTBOX_CHANGE);
       });
 
       const requested = input.all_users ? targets.map((t) => t.id) : (input.user_ids ?? []);

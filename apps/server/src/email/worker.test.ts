@@ -265,4 +265,30 @@ describe("e-mail worker", () => {
     await polling.stop();
     expect(defaultPeer.to("poll@example.com")).toHaveLength(1);
   });
+
+  it("sends queued mail when the queueing transaction commits, not at its next poll", async () => {
+    const { project } = await server.createProject();
+    const waking = createEmailWorker({
+      db: server.deps.db,
+      clock: server.clock,
+      logger: server.deps.logger,
+      defaultSmtp: { host: "127.0.0.1", port: defaultPeer.port, senderName: "G", senderEmail: "g@gh.test" },
+      getProjectEmail,
+      changes: server.database.changes,
+      // Far beyond the wait below: only the announcement can bring the mail out in time.
+      pollMs: 60 * 60 * 1000,
+    });
+    waking.start();
+    try {
+      // Past the batch that start() runs at once (its timer, set first, fires before this one): the next poll is an
+      // hour away.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await waking.runOnce();
+      const { id } = await queue(project.id, "wake@example.com");
+      await vi.waitFor(async () => expect((await outbox.find(id))?.status).toBe("sent"), { timeout: 10_000 });
+      expect(defaultPeer.to("wake@example.com")).toHaveLength(1);
+    } finally {
+      await waking.stop();
+    }
+  });
 });

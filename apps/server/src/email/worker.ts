@@ -1,11 +1,12 @@
 // The e-mail delivery worker: claims due outbox rows, sends them over SMTP, retries failures with backoff for 24
 // hours, keeps mail in the development inbox when no SMTP server is configured, and clears old bodies.
 import type { Clock } from "../clock.ts";
+import type { ChangeFeed } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { type Logger, summarizeError } from "../logger.ts";
 import { createPoller } from "../poller.ts";
 import { createMailer, type Mailer, type SmtpSettings } from "./mailer.ts";
-import { createEmailOutbox, type OutboxRow, outboxMessageId } from "./outbox.ts";
+import { createEmailOutbox, OUTBOX_CHANGE, type OutboxRow, outboxMessageId } from "./outbox.ts";
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 60 * 60 * 1000;
@@ -45,6 +46,8 @@ export type EmailWorkerOptions = {
    */
   getProjectEmail(projectId: string): ProjectEmail | Promise<ProjectEmail>;
   pollMs?: number;
+  /** Where queued e-mail is announced (email/outbox.ts): the worker sends it then rather than at its next poll. */
+  changes?: ChangeFeed;
   batchSize?: number;
   /** How long a claimed row is reserved; must exceed the mailer's send timeout so no two workers send it at once. */
   leaseMs?: number;
@@ -150,6 +153,10 @@ export function createEmailWorker(options: EmailWorkerOptions) {
   }
 
   const poller = createPoller({ name: "e-mail worker", pollMs, logger, drain });
+  // Undefined: announcements may have been missed while the feed was down, so look now as well.
+  options.changes?.subscribe((payload) => {
+    if (payload === undefined || payload === OUTBOX_CHANGE) poller.wake();
+  });
   return {
     start: poller.start,
     /** Stops polling and waits for the batch in flight, then closes the SMTP connections. */

@@ -119,6 +119,7 @@ export async function createTestServer(
   return {
     app,
     deps,
+    database,
     clock,
     internal,
     createProject,
