@@ -11,6 +11,7 @@ import { workerCount } from "./cluster/worker-count.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from "./data-dir.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
+import { databaseIdentity } from "./db/identity.ts";
 import { waitForDatabase } from "./db/startup-wait.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
@@ -68,6 +69,13 @@ async function main(): Promise<void> {
 
   const printed = startupKeys(config, dataDir);
   const { keys, demoKeys } = printed;
+  // Every process of this install names the same Redis keys; another install sharing the Redis, other keys.
+  const redis = config.redisUrl
+    ? {
+        url: config.redisUrl,
+        prefix: config.redisPrefix ?? `gatehouse:${await databaseIdentity(database.db)}:`,
+      }
+    : undefined;
   const deps = createDeps({
     database,
     secret: config.secret ?? loadServerSecret(dataDir),
@@ -76,7 +84,7 @@ async function main(): Promise<void> {
     logger,
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
-    redisUrl: config.redisUrl,
+    redis,
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
@@ -100,7 +108,8 @@ async function main(): Promise<void> {
   });
   logger.info("internal project seeded");
   logger.info(
-    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
+    `rate limits: counted in ${redis ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
+    redis ? { redis_host: new URL(redis.url).host, redis_prefix: redis.prefix } : {},
   );
   if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
