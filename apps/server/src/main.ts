@@ -15,6 +15,7 @@ import { databaseIdentity } from "./db/identity.ts";
 import { waitForDatabase } from "./db/startup-wait.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
+import { type Exposition, primaryExposition } from "./observability/cluster-metrics.ts";
 import { serveMetricsPort } from "./observability/exposition.ts";
 import { startTracing } from "./observability/tracing.ts";
 import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
@@ -92,16 +93,18 @@ async function main(): Promise<void> {
     developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
-    observability: { processMetrics: true, tracing, metricsToken: config.metrics.token },
+    observability: {
+      processMetrics: true,
+      tracing,
+      metricsToken: config.metrics.token,
+      clusterWorker: cluster.isWorker,
+    },
   });
-  const metricsServer = config.metrics.port
-    ? await serveMetricsPort(deps.observability.metrics, {
-        port: config.metrics.port,
-        token: config.metrics.token,
-        onError: (error) => logger.error("metrics: scrape failed", {}, error),
-      })
-    : undefined;
-  if (config.metrics.port) logger.info("metrics: served on their own port", { port: config.metrics.port });
+  // In a cluster the primary serves the metrics port, with every worker's series (observability/cluster-metrics.ts).
+  const metricsServer =
+    config.metrics.port && !cluster.isWorker
+      ? await openMetricsPort(deps.observability.exposition)
+      : undefined;
   await database.exclusive(async () => {
     await seedInternalProject({ ...deps, seed: config.seed, keys });
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
@@ -174,15 +177,31 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
+/** GATEHOUSE_METRICS_PORT: /metrics alone on a port of its own. */
+async function openMetricsPort(exposition: Exposition) {
+  const port = config.metrics.port as number;
+  const server = await serveMetricsPort(exposition, {
+    port,
+    token: config.metrics.token,
+    onError: (error) => logger.error("metrics: scrape failed", {}, error),
+  });
+  logger.info("metrics: served on their own port", { port });
+  return server;
+}
+
 /**
  * The primary of a cluster prepares what its workers share before any of them starts: the data directory and the
  * generated secret and keys (several workers creating them at once would each make their own).
  */
-function startPrimary(count: number): void {
+async function startPrimary(count: number): Promise<void> {
   const dataDir = resolve(config.dataDir);
   ensureDataDir(dataDir);
   if (!config.secret) loadServerSecret(dataDir);
   const printed = startupKeys(config, dataDir);
+  // Made before the workers fork: a worker scraped on the API port relays to it from its first request.
+  const exposition = primaryExposition();
+  // Before the workers: a metrics port in use fails the start at once, as it does a single process.
+  if (config.metrics.port) await openMetricsPort(exposition);
   runPrimary({ count, logger, onAllListening: () => printBanner(config, printed) });
 }
 
@@ -200,5 +219,9 @@ function startProcess(): void {
 
 const workers = workerCount(config.workers, config.databaseUrl !== undefined, availableParallelism());
 if (cluster.isPrimary && workers.warning) logger.warn(workers.warning);
-if (cluster.isPrimary && workers.count > 1) startPrimary(workers.count);
-else startProcess();
+if (cluster.isPrimary && workers.count > 1) {
+  startPrimary(workers.count).catch((error: unknown) => {
+    logger.error("start-up failed", {}, error);
+    process.exit(1);
+  });
+} else startProcess();

@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Database } from "../db/client.ts";
+import { type Exposition, workerExposition } from "./cluster-metrics.ts";
 import { createReadinessCheck } from "./health.ts";
 import { createMetrics } from "./metrics.ts";
 import type { SpanAttributes, Tracing } from "./tracing.ts";
@@ -14,6 +15,8 @@ export type ObservabilityOptions = {
   tracing?: Tracing;
   /** GATEHOUSE_METRICS_TOKEN: /metrics on the API port answers only with it as a bearer token. */
   metricsToken?: string;
+  /** A worker of a cluster (GATEHOUSE_WORKERS=N): /metrics answers the whole cluster's series, through the primary. */
+  clusterWorker?: boolean;
 };
 
 export function createObservability(
@@ -22,6 +25,7 @@ export function createObservability(
   options: ObservabilityOptions = {},
 ) {
   const metrics = createMetrics({ database, now, processMetrics: options.processMetrics });
+  const exposition: Exposition = options.clusterWorker ? workerExposition(metrics.registry) : metrics;
   const tracing = options.tracing;
 
   /** The matched endpoint's template: the last matched route that is not a middleware (`app.use`, method ALL). */
@@ -59,6 +63,8 @@ export function createObservability(
 
   return {
     metrics,
+    /** What /metrics serves: this process's metrics, or in a cluster worker the whole cluster's. */
+    exposition,
     tracing,
     middleware,
     metricsToken: options.metricsToken,
