@@ -57,8 +57,11 @@ type Scripts = {
 const COMMAND_TIMEOUT_MS = 1_000;
 /** Reconnection attempts come every 100 ms, then 200 ms..., at most a second apart: Redis back is Redis used. */
 const retryDelay = (attempt: number) => Math.min(attempt * 100, 1_000);
-/** Redis's own refusals that mean "not now" (loading its data, a failover), rather than a fault in our scripts. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)\b/;
+/**
+ * Redis's own refusals that mean "not now" (loading its data, a failover, full under `noeviction`), rather than a
+ * fault in our scripts.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|OOM)\b/;
 
 /** A failure that means Redis is out of reach for now: anything but an error reply to a command it did run. */
 function isOutage(error: unknown): boolean {
