@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { runPrimary } from "./cluster/primary.ts";
+import { runPrimary, workerSlot } from "./cluster/primary.ts";
 import { workerCount } from "./cluster/worker-count.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from "./data-dir.ts";
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       processMetrics: true,
       tracing,
       metricsToken: config.metrics.token,
-      clusterWorker: cluster.isWorker,
+      workerSlot: workerSlot(),
     },
   });
   // In a cluster the primary serves the metrics port, with every worker's series (observability/cluster-metrics.ts).

@@ -15,8 +15,8 @@ export type ObservabilityOptions = {
   tracing?: Tracing;
   /** GATEHOUSE_METRICS_TOKEN: /metrics on the API port answers only with it as a bearer token. */
   metricsToken?: string;
-  /** A worker of a cluster (GATEHOUSE_WORKERS=N): /metrics answers the whole cluster's series, through the primary. */
-  clusterWorker?: boolean;
+  /** The slot of a cluster's worker (GATEHOUSE_WORKERS=N): /metrics answers for every worker, through the primary. */
+  workerSlot?: string;
 };
 
 export function createObservability(
@@ -25,7 +25,9 @@ export function createObservability(
   options: ObservabilityOptions = {},
 ) {
   const metrics = createMetrics({ database, now, processMetrics: options.processMetrics });
-  const exposition: Exposition = options.clusterWorker ? workerExposition(metrics.registry) : metrics;
+  const exposition: Exposition = options.workerSlot
+    ? workerExposition(metrics.registry, options.workerSlot)
+    : metrics;
   const tracing = options.tracing;
 
   /** The matched endpoint's template: the last matched route that is not a middleware (`app.use`, method ALL). */

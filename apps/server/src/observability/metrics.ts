@@ -87,8 +87,6 @@ export function createMetrics(options: {
     help: "Items waiting in a work queue (email_outbox, webhook_events, webhook_deliveries)",
     labelNames: ["queue"],
     registers: [registry],
-    // Every worker of a cluster reads the same database: merged, the cluster's figure is one of them, not their sum.
-    aggregator: "max",
     // Read once per scrape for both queue gauges: the age gauge below reads what this one stored.
     async collect() {
       try {
@@ -106,13 +104,11 @@ export function createMetrics(options: {
     help: "Age of the oldest item waiting in a work queue (0 when empty)",
     labelNames: ["queue"],
     registers: [registry],
-    aggregator: "max",
   });
   const poolStats = database.poolStats;
   if (poolStats) {
     new Gauge({
       name: "gatehouse_db_pool_connections",
-      // Summed over a cluster's workers (the default): each has a pool of its own.
       help: "PostgreSQL pool connections by state (total, idle, waiting requests, max)",
       labelNames: ["state"],
       registers: [registry],
