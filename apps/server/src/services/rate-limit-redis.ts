@@ -116,6 +116,9 @@ export function createRedisStore({ url, prefix, logger }: RedisStoreOptions): Ra
 
   /** Runs one call; an outage becomes the known error, anything else (a fault in a script) stays a 500. */
   async function call<T>(run: () => Promise<T>): Promise<T> {
+    // Known to be away and not reconnected: answer at once rather than hold every request for the command timeout
+    // (the client keeps reconnecting on its own, and "ready" marks Redis back).
+    if (reachable === false && redis.status !== "ready") throw KnownErrors.REDIS_UNAVAILABLE();
     try {
       const answer = await run();
       isBack();
