@@ -56,7 +56,12 @@ function appOn(url: string) {
         "x-forwarded-for": "203.0.113.7",
       },
     });
-  return { request, lines, said: (msg: RegExp) => lines.filter((l) => msg.test(l.msg)) };
+  return {
+    request,
+    lines,
+    said: (msg: RegExp) => lines.filter((l) => msg.test(l.msg)),
+    metrics: () => deps.observability.metrics.render(),
+  };
 }
 
 async function expectUnavailable(res: Response) {
@@ -80,6 +85,8 @@ describe("Redis out of reach", () => {
       { level: "warn", msg: "redis unreachable: requests answer REDIS_UNAVAILABLE (503) until it is back" },
     ]);
     expect(server.lines.filter((l) => l.level === "error")).toEqual([]);
+    // Counted for the operator's alert.
+    expect(await server.metrics()).toContain("\ngatehouse_redis_unavailable_total 5\n");
 
     await redis.restart();
     // The client reconnects on its own (within a second of Redis listening): no restart of the server.
