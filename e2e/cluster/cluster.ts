@@ -1,75 +1,19 @@
-// Several real server processes on one fresh PostgreSQL database behind a small round-robin proxy (node:http), as
-// an operator runs Gatehouse behind a load balancer: same GATEHOUSE_SECRET, data directory and public origin (the
-// proxy's), GATEHOUSE_TRUST_PROXY on. Exported for every e2e/cluster suite, the chaos tests among them.
+// Several real server processes on one fresh PostgreSQL database behind a small round-robin proxy (the server's
+// testing/round-robin-proxy.ts, which bench/ measures through too), as an operator runs Gatehouse behind a load
+// balancer: same GATEHOUSE_SECRET, data directory and public origin (the proxy's), GATEHOUSE_TRUST_PROXY on.
+// Exported for every e2e/cluster suite, the chaos tests among them.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type RoundRobinProxy, startProxy } from "@gatehouse/server/testing/round-robin-proxy";
 import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { inject } from "vitest";
 
-export type Proxy = {
-  url: string;
-  /** How many requests each backend answered, by index. */
-  served: number[];
-  close: () => Promise<void>;
-};
-
-/**
- * Round robin over `backends()` (read at every request, so a restarted process joins). A backend that refuses the
- * connection (killed, restarting) is skipped for the next one, as a load balancer's health check would: the body is
- * buffered first so the request can be sent again. The client's X-Forwarded-For is passed on when it has one (the
- * suites speak from many client IPs); otherwise the proxy sets the connection's address, as a real proxy does.
- */
-export async function startProxy(backends: () => string[]): Promise<Proxy> {
-  const served: number[] = [];
-  let next = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const urls = backends();
-      const headers = {
-        ...req.headers,
-        "x-forwarded-for": req.headers["x-forwarded-for"] ?? req.socket.remoteAddress,
-      };
-      const attempt = (tries: number) => {
-        const index = next++ % urls.length;
-        const target = new URL(req.url ?? "/", urls[index]);
-        const upstream = request(target, { method: req.method, headers }, (answer) => {
-          served[index] = (served[index] ?? 0) + 1;
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        upstream.on("error", (error: NodeJS.ErrnoException) => {
-          if (error.code === "ECONNREFUSED" && tries < urls.length) return attempt(tries + 1);
-          if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-          res.end(`proxy: ${error.code ?? error.message}`);
-        });
-        upstream.end(body);
-      };
-      attempt(1);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    served,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 export type Cluster = {
   servers: RunningServer[];
-  proxy: Proxy;
+  proxy: RoundRobinProxy;
   /** The public origin (the proxy's), with the internal project's keys the processes printed. */
   gateway: RunningServer;
   databaseUrl: string;

@@ -1,12 +1,14 @@
-// GATEHOUSE_WORKERS=2 on PostgreSQL: a real cluster of two server processes on one port. One worker is killed with
-// SIGKILL under a bounded load: the other keeps answering, the primary restarts the dead one (logged, with its
-// backoff), and SIGTERM drains both and ends the primary cleanly.
+// GATEHOUSE_WORKERS=2 on PostgreSQL: a real cluster of two server processes on one port. One scrape of /metrics, on
+// the metrics port or the API port, holds both workers' series, merged. One worker is killed with SIGKILL under a
+// bounded load: the other keeps answering, the primary restarts the dead one (logged, with its backoff), and SIGTERM
+// drains both and ends the primary cleanly.
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 type LogLine = Record<string, unknown> & { msg?: string };
@@ -15,6 +17,8 @@ type Outcome = { startedAt: number; status: number | "error" };
 let server: RunningServer;
 let dataDir: string;
 let databaseName: string;
+let metricsPort: number;
+const TOKEN = "workers-metrics-token-0123456789";
 
 const logLines = (): LogLine[] =>
   server
@@ -52,6 +56,7 @@ beforeAll(async () => {
   if (template.kind !== "postgres") throw new Error("e2e/cluster runs on PostgreSQL only");
   dataDir = await mkdtemp(join(tmpdir(), "gatehouse-workers-"));
   databaseName = `gatehouse_workers_${process.pid}_${Date.now()}`;
+  metricsPort = await freePort();
   await adminQuery(template.adminUrl, `create database ${databaseName}`);
   server = await startServer(
     {
@@ -61,6 +66,8 @@ beforeAll(async () => {
       GATEHOUSE_WORKERS: "2",
       // The load comes from one IP, far over the per-IP limit on purpose.
       GATEHOUSE_RATE_LIMIT_IP: "1000000",
+      GATEHOUSE_METRICS_PORT: String(metricsPort),
+      GATEHOUSE_METRICS_TOKEN: TOKEN,
     },
     120_000,
   );
@@ -75,7 +82,57 @@ afterAll(async () => {
   }
 });
 
+/** A scrape of `url`, parsed by a Prometheus text-format parser: the samples of a family that carry `labels`. */
+async function scrape(url: string) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(res.status).toBe(200);
+  const families = parsePrometheusTextFormat(await res.text());
+  return (name: string, labels: Record<string, string> = {}) =>
+    (families.find((f) => f.name === name)?.metrics ?? [])
+      .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
+      .map((m) => ({ worker: m.labels?.worker, value: Number(m.value) }))
+      .sort((a, b) => String(a.worker).localeCompare(String(b.worker)));
+}
+const metricsUrl = () => `http://127.0.0.1:${metricsPort}/metrics`;
+const total = (samples: { value: number }[]) => samples.reduce((sum, s) => sum + s.value, 0);
+
 describe("GATEHOUSE_WORKERS=2", () => {
+  it("answers one scrape of either port with every worker's series, labelled by worker", async () => {
+    const client = {
+      "x-stack-access-type": "client",
+      "x-stack-project-id": "internal",
+      "x-stack-publishable-client-key": server.keys.pck,
+    };
+    const current = { method: "GET", route: "/api/v1/projects/current", status: "200" };
+    const counted = total((await scrape(metricsUrl()))("gatehouse_http_requests_total", current));
+    // 20 requests, each on a connection of its own: the cluster hands them to both workers.
+    for (let i = 0; i < 20; i++) expect(await get("/api/v1/projects/current", client)).toBe(200);
+    const servedBy = new Set(
+      logLines()
+        .filter((l) => l.msg === "request" && l.path === "/api/v1/projects/current")
+        .map((l) => l.worker),
+    );
+    expect([...servedBy].sort()).toEqual([1, 2]);
+
+    for (const url of [metricsUrl(), `${server.baseUrl}/metrics`]) {
+      const samples = await scrape(url);
+      // Every request counted, whichever worker answered it and whichever process the scrape reached.
+      const requests = samples("gatehouse_http_requests_total", current);
+      expect(total(requests)).toBe(counted + 20);
+      expect(requests.map((s) => s.worker)).toEqual(["1", "2"]);
+      // Each worker's own pool (10 connections at most), process and queue readings, side by side.
+      expect(samples("gatehouse_db_pool_connections", { state: "max" })).toEqual([
+        { worker: "1", value: 10 },
+        { worker: "2", value: 10 },
+      ]);
+      expect(samples("gatehouse_queue_depth", { queue: "email_outbox" }).map((s) => s.worker)).toEqual([
+        "1",
+        "2",
+      ]);
+      expect(samples("nodejs_eventloop_lag_seconds").map((s) => s.worker)).toEqual(["1", "2"]);
+    }
+  }, 60_000);
+
   it("keeps serving when a worker is killed, and the primary restarts it", async () => {
     const started = logLines().filter((l) => l.msg === "worker started");
     expect(started).toHaveLength(2);
@@ -146,6 +203,9 @@ describe("GATEHOUSE_WORKERS=2", () => {
     const served = logLines().filter((l) => l.msg === "request" && l.path === "/api/v1/users/me");
     expect(served.some((l) => l.worker === replacementId)).toBe(true);
     expect(served.some((l) => l.worker === 2)).toBe(true);
+    // The replacement took over its slot's metrics (worker="1" or "2"), rather than adding series of a third worker.
+    const lag = (await scrape(metricsUrl()))("nodejs_eventloop_lag_seconds");
+    expect(lag.map((s) => s.worker)).toEqual(["1", "2"]);
   }, 120_000);
 
   it("drains every worker on SIGTERM: a request in flight is answered, then all exit 0", async () => {

@@ -46,6 +46,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/./, "must be a redis:// or rediss:// URL")
     .optional(),
+  GATEHOUSE_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1 to 64 letters, digits, ':', '_', '.' or '-'")
+    .optional(),
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   GATEHOUSE_SVIX_URL: z.url().optional(),
   GATEHOUSE_SVIX_API_KEY: z.string().min(1).optional(),
@@ -109,6 +113,8 @@ export type Config = {
   rateLimits: RateLimitSettings;
   /** Count rate limits in this Redis instead of the database (for very high rates). */
   redisUrl: string | undefined;
+  /** GATEHOUSE_REDIS_PREFIX: the start of every key this install writes to Redis; unset, derived from the database. */
+  redisPrefix: string | undefined;
   /** Behind a reverse proxy: take the client IP from the first X-Forwarded-For address. */
   trustProxy: boolean;
   /** Development mode adds error text to 500 answers; never on in production. */
@@ -239,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
       : undefined,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.GATEHOUSE_REDIS_PREFIX,
     rateLimits: {
       enabled: e.GATEHOUSE_RATE_LIMITS === "on",
       limits: {

@@ -82,8 +82,8 @@ export type DepsOptions = {
   /** The instance's SMTP server for projects on the shared e-mail config; none keeps e-mails as a dev inbox. */
   defaultSmtp?: SmtpSettings;
   rateLimits?: RateLimitSettings;
-  /** REDIS_URL: count rate limits in this Redis instead of the database. */
-  redisUrl?: string;
+  /** REDIS_URL: count rate limits in this Redis instead of the database, under the install's key prefix. */
+  redis?: { url: string; prefix: string };
   trustProxy?: boolean;
   /** Webhooks may go to loopback, private and link-local addresses (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS). */
   webhookAllowPrivateUrls?: boolean;
@@ -152,8 +152,8 @@ export function createDeps(options: DepsOptions) {
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
   });
   const hasher = options.hasher ?? createPasswordHasher();
-  const rateLimitStore = options.redisUrl
-    ? createRedisStore(options.redisUrl)
+  const rateLimitStore = options.redis
+    ? createRedisStore({ ...options.redis, logger })
     : createDatabaseStore(database);
   const rateLimits = createRateLimiter({
     store: rateLimitStore,

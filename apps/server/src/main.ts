@@ -6,14 +6,16 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { runPrimary } from "./cluster/primary.ts";
+import { runPrimary, workerSlot } from "./cluster/primary.ts";
 import { workerCount } from "./cluster/worker-count.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from "./data-dir.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
+import { databaseIdentity } from "./db/identity.ts";
 import { waitForDatabase } from "./db/startup-wait.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
+import { type Exposition, primaryExposition } from "./observability/cluster-metrics.ts";
 import { serveMetricsPort } from "./observability/exposition.ts";
 import { startTracing } from "./observability/tracing.ts";
 import { seedDemoProject, seedInternalProject } from "./services/seed.ts";
@@ -68,6 +70,13 @@ async function main(): Promise<void> {
 
   const printed = startupKeys(config, dataDir);
   const { keys, demoKeys } = printed;
+  // Every process of this install names the same Redis keys; another install sharing the Redis, other keys.
+  const redis = config.redisUrl
+    ? {
+        url: config.redisUrl,
+        prefix: config.redisPrefix ?? `gatehouse:${await databaseIdentity(database.db)}:`,
+      }
+    : undefined;
   const deps = createDeps({
     database,
     secret: config.secret ?? loadServerSecret(dataDir),
@@ -76,7 +85,7 @@ async function main(): Promise<void> {
     logger,
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
-    redisUrl: config.redisUrl,
+    redis,
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,
@@ -84,23 +93,26 @@ async function main(): Promise<void> {
     developmentOAuth: config.developmentOAuth,
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
-    observability: { processMetrics: true, tracing, metricsToken: config.metrics.token },
+    observability: {
+      processMetrics: true,
+      tracing,
+      metricsToken: config.metrics.token,
+      workerSlot: workerSlot(),
+    },
   });
-  const metricsServer = config.metrics.port
-    ? await serveMetricsPort(deps.observability.metrics, {
-        port: config.metrics.port,
-        token: config.metrics.token,
-        onError: (error) => logger.error("metrics: scrape failed", {}, error),
-      })
-    : undefined;
-  if (config.metrics.port) logger.info("metrics: served on their own port", { port: config.metrics.port });
+  // In a cluster the primary serves the metrics port, with every worker's series (observability/cluster-metrics.ts).
+  const metricsServer =
+    config.metrics.port && !cluster.isWorker
+      ? await openMetricsPort(deps.observability.exposition)
+      : undefined;
   await database.exclusive(async () => {
     await seedInternalProject({ ...deps, seed: config.seed, keys });
     if (demoKeys) await seedDemoProject({ ...deps, keys: demoKeys, appUrl: config.demoUrl });
   });
   logger.info("internal project seeded");
   logger.info(
-    `rate limits: counted in ${config.redisUrl ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
+    `rate limits: counted in ${redis ? "Redis" : database.kind === "postgres" ? "PostgreSQL" : "PGlite, the per-IP request counter in memory"}`,
+    redis ? { redis_host: new URL(redis.url).host, redis_prefix: redis.prefix } : {},
   );
   if (demoKeys) logger.info("demo project ready", { projectId: "demo" });
 
@@ -165,15 +177,31 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
+/** GATEHOUSE_METRICS_PORT: /metrics alone on a port of its own. */
+async function openMetricsPort(exposition: Exposition) {
+  const port = config.metrics.port as number;
+  const server = await serveMetricsPort(exposition, {
+    port,
+    token: config.metrics.token,
+    onError: (error) => logger.error("metrics: scrape failed", {}, error),
+  });
+  logger.info("metrics: served on their own port", { port });
+  return server;
+}
+
 /**
  * The primary of a cluster prepares what its workers share before any of them starts: the data directory and the
  * generated secret and keys (several workers creating them at once would each make their own).
  */
-function startPrimary(count: number): void {
+async function startPrimary(count: number): Promise<void> {
   const dataDir = resolve(config.dataDir);
   ensureDataDir(dataDir);
   if (!config.secret) loadServerSecret(dataDir);
   const printed = startupKeys(config, dataDir);
+  // Made before the workers fork: a worker scraped on the API port relays to it from its first request.
+  const exposition = primaryExposition();
+  // Before the workers: a metrics port in use fails the start at once, as it does a single process.
+  if (config.metrics.port) await openMetricsPort(exposition);
   runPrimary({ count, logger, onAllListening: () => printBanner(config, printed) });
 }
 
@@ -191,5 +219,9 @@ function startProcess(): void {
 
 const workers = workerCount(config.workers, config.databaseUrl !== undefined, availableParallelism());
 if (cluster.isPrimary && workers.warning) logger.warn(workers.warning);
-if (cluster.isPrimary && workers.count > 1) startPrimary(workers.count);
-else startProcess();
+if (cluster.isPrimary && workers.count > 1) {
+  startPrimary(workers.count).catch((error: unknown) => {
+    logger.error("start-up failed", {}, error);
+    process.exit(1);
+  });
+} else startProcess();

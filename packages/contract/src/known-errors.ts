@@ -532,6 +532,11 @@ export const OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE = /* @__PURE__ */ define(
 export const DATABASE_UNAVAILABLE = /* @__PURE__ */ define("DATABASE_UNAVAILABLE", {
   message: () => "The database is temporarily unavailable. Please try again in a few seconds.",
 });
+// Gatehouse's own: REDIS_URL names the Redis that counts the rate limits, and it cannot be reached (down, restarting,
+// or not answering within the command timeout). The limits fail closed, so the request is refused, retryably.
+export const REDIS_UNAVAILABLE = /* @__PURE__ */ define("REDIS_UNAVAILABLE", {
+  message: () => "The rate-limit store is temporarily unavailable. Please try again in a few seconds.",
+});
 // The value really is wrapped in `"(` and `)"` on the wire (Stack Auth's text).
 export const CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE = /* @__PURE__ */ define<{
   type: "email";
@@ -731,6 +736,7 @@ export const KnownErrors = {
   OAUTH_PROVIDER_ACCESS_DENIED,
   OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE,
   DATABASE_UNAVAILABLE,
+  REDIS_UNAVAILABLE,
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE,
   API_KEY_NOT_FOUND,
   INVALID_POLLING_CODE,

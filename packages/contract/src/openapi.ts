@@ -117,9 +117,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
           description: "A known error (JSON) or a plain-text error",
           content: { "application/json": { schema: { $ref: "#/components/schemas/KnownError" } } },
         },
-        // Any route that reads the database may meet it down (a restart, a failover): DATABASE_UNAVAILABLE.
+        // Any route that reads the database may meet it down (a restart, a failover): DATABASE_UNAVAILABLE; and every
+        // route counts its caller's requests, in Redis when REDIS_URL is set: REDIS_UNAVAILABLE.
         "503": {
-          description: "DATABASE_UNAVAILABLE: the database is unreachable for now; retry later",
+          description:
+            "DATABASE_UNAVAILABLE or REDIS_UNAVAILABLE: the database, or the Redis the rate limits are counted in, is unreachable for now; retry later (Retry-After)",
           content: { "application/json": { schema: { $ref: "#/components/schemas/KnownError" } } },
         },
       },

@@ -4,6 +4,12 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Logger } from "../logger.ts";
 
+/** Tells a worker its slot, 1 to N, which a restarted worker keeps: its metrics carry it (worker="2"). */
+const SLOT_ENV = "GATEHOUSE_WORKER_SLOT";
+
+/** This worker's slot; undefined outside a cluster's worker. */
+export const workerSlot = (): string | undefined => (cluster.isWorker ? process.env[SLOT_ENV] : undefined);
+
 export type PrimaryOptions = {
   count: number;
   logger: Logger;
@@ -35,7 +41,7 @@ export function runPrimary({ count, logger, onAllListening, drainTimeoutMs = 30_
   const live = () => slots.flatMap((s) => (s.worker && !s.worker.isDead() ? [s.worker] : []));
 
   const fork = (slot: Slot) => {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [SLOT_ENV]: String(slots.indexOf(slot) + 1) });
     Object.assign(slot, { worker, startedAt: Date.now(), listening: false });
     worker.once("online", () =>
       logger.info("worker started", { worker: worker.id, pid: worker.process.pid }),

@@ -33,7 +33,11 @@ export function renderError(
   }
   if (isKnownError(error)) {
     const [stack, hexclave] = bothSpellings("known-error");
-    return jsonResponse(error.status, error.toBody(), { [stack]: error.code, [hexclave]: error.code });
+    const headers = { [stack]: error.code, [hexclave]: error.code };
+    // Redis out of reach is an outage like the database's: the caller may retry shortly. Not logged here, per
+    // request: the Redis store says once that it went away and once that it came back.
+    if (error.code === "REDIS_UNAVAILABLE") headers["retry-after"] = "1";
+    return jsonResponse(error.status, error.toBody(), headers);
   }
   if (isTextError(error)) return textResponse(error.status, error.message, error.headers);
   ctx.logger.error(

@@ -2,7 +2,7 @@
 // serves only /metrics, for a scraper on a private network. Never open by default: with neither, /metrics is a 404.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { Metrics } from "./metrics.ts";
+import type { Exposition } from "./cluster-metrics.ts";
 
 /** Compared as digests, so neither the length nor the content of the token leaks through timing. */
 export function bearerMatches(header: string | null | undefined, token: string): boolean {
@@ -13,7 +13,7 @@ export function bearerMatches(header: string | null | undefined, token: string):
 }
 
 /** The exposition as a Response (the API port's /metrics route). */
-export async function metricsResponse(metrics: Metrics): Promise<Response> {
+export async function metricsResponse(metrics: Exposition): Promise<Response> {
   return new Response(await metrics.render(), {
     status: 200,
     headers: { "content-type": metrics.contentType, "cache-control": "no-store" },
@@ -25,7 +25,7 @@ export async function metricsResponse(metrics: Metrics): Promise<Response> {
  * more than the scraper. Answers the listening server (close it on shutdown).
  */
 export function serveMetricsPort(
-  metrics: Metrics,
+  metrics: Exposition,
   options: { port: number; token: string | undefined; onError: (error: Error) => void },
 ): Promise<Server> {
   const server = createServer((req, res) => {

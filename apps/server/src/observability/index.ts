@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Database } from "../db/client.ts";
+import { type Exposition, workerExposition } from "./cluster-metrics.ts";
 import { createReadinessCheck } from "./health.ts";
 import { createMetrics } from "./metrics.ts";
 import type { SpanAttributes, Tracing } from "./tracing.ts";
@@ -14,6 +15,8 @@ export type ObservabilityOptions = {
   tracing?: Tracing;
   /** GATEHOUSE_METRICS_TOKEN: /metrics on the API port answers only with it as a bearer token. */
   metricsToken?: string;
+  /** The slot of a cluster's worker (GATEHOUSE_WORKERS=N): /metrics answers for every worker, through the primary. */
+  workerSlot?: string;
 };
 
 export function createObservability(
@@ -22,6 +25,9 @@ export function createObservability(
   options: ObservabilityOptions = {},
 ) {
   const metrics = createMetrics({ database, now, processMetrics: options.processMetrics });
+  const exposition: Exposition = options.workerSlot
+    ? workerExposition(metrics.registry, options.workerSlot)
+    : metrics;
   const tracing = options.tracing;
 
   /** The matched endpoint's template: the last matched route that is not a middleware (`app.use`, method ALL). */
@@ -59,6 +65,8 @@ export function createObservability(
 
   return {
     metrics,
+    /** What /metrics serves: this process's metrics, or in a cluster worker the whole cluster's. */
+    exposition,
     tracing,
     middleware,
     metricsToken: options.metricsToken,

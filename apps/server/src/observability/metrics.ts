@@ -80,6 +80,11 @@ export function createMetrics(options: {
     help: "Requests answered DATABASE_UNAVAILABLE (503) because the database was out of reach",
     registers: [registry],
   });
+  const redisUnavailable = new Counter({
+    name: "gatehouse_redis_unavailable_total",
+    help: "Requests answered REDIS_UNAVAILABLE (503) because the Redis of REDIS_URL was out of reach",
+    registers: [registry],
+  });
 
   const { database, now } = options;
   new Gauge({
@@ -132,6 +137,7 @@ export function createMetrics(options: {
       if (signUp) signUps.inc({ method: signUp, outcome: outcome(o) });
       if (o.status === 429) refusals.inc({ route: o.route });
       if (o.knownError === "DATABASE_UNAVAILABLE") unavailable.inc();
+      if (o.knownError === "REDIS_UNAVAILABLE") redisUnavailable.inc();
     },
     /** The exposition text; the queue gauges query the database here, once per scrape. */
     render: () => registry.metrics(),

@@ -26,6 +26,6 @@ export function registerOperationsRoutes(app: Hono<AppEnv>, deps: Deps): void {
     if (!bearerMatches(c.req.header("authorization"), token)) {
       return textResponse(401, "A bearer token is required.", { "www-authenticate": "Bearer" });
     }
-    return metricsResponse(observability.metrics);
+    return metricsResponse(observability.exposition);
   });
 }

@@ -4,7 +4,9 @@
 // own scripts rather than rate-limiter-flexible's Redis store: that store counts fixed windows that reset at their
 // edge and has no "give the newest slot back", so it would differ from the PostgreSQL store it stands in for.
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import { KnownErrors } from "@gatehouse/contract";
+import { Redis, ReplyError } from "ioredis";
+import type { Logger } from "../logger.ts";
 import type { RateLimitStore } from "./rate-limit-stores.ts";
 
 // KEYS[1] the bucket; ARGV now, windowMs, limit, member. Drops attempts that left the window (h <= now - window, as
@@ -47,37 +49,116 @@ type Scripts = {
   gatehouseHit(key: string, start: number, windowMs: number, limit: number, overlap: number): Promise<number>;
 };
 
-/** `prefix` keeps the buckets of several instances (or test runs) on one Redis apart. */
-export function createRedisStore(url: string, prefix = "gatehouse:rl:"): RateLimitStore {
-  // While Redis is unreachable, a command waits for one reconnection attempt, then fails its request, rather than
-  // holding requests for the client's default twenty attempts.
-  const redis = new Redis(url, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
-  redis.on("error", () => {}); // reconnects by itself; each failed command still rejects its own request
+/**
+ * How long one command may take, queued while reconnecting or sent: a request waits at most this long for Redis
+ * before it answers REDIS_UNAVAILABLE, never the client's default of twenty reconnection attempts, or for ever when
+ * the network drops packets. The Lua scripts take microseconds; a second is an outage, not a slow answer.
+ */
+const COMMAND_TIMEOUT_MS = 1_000;
+/** Reconnection attempts come every 100 ms, then 200 ms..., at most a second apart: Redis back is Redis used. */
+const retryDelay = (attempt: number) => Math.min(attempt * 100, 1_000);
+/**
+ * Redis's own refusals that mean "not now" (loading its data, a failover, full under `noeviction`), rather than a
+ * fault in our scripts.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|OOM)\b/;
+
+/** A failure that means Redis is out of reach for now: anything but an error reply to a command it did run. */
+function isOutage(error: unknown): boolean {
+  if (error instanceof ReplyError) return TRANSIENT_REPLY.test((error as Error).message);
+  return true; // connection closed or refused, command timed out, offline queue flushed
+}
+
+export type RedisStoreOptions = {
+  url: string;
+  /** The install's key prefix (GATEHOUSE_REDIS_PREFIX, or one derived from its database: db/identity.ts). */
+  prefix: string;
+  logger: Pick<Logger, "info" | "warn">;
+};
+
+/**
+ * The store over one ioredis connection, which reconnects by itself. While Redis is out of reach, every call fails
+ * within COMMAND_TIMEOUT_MS with REDIS_UNAVAILABLE (503: the limits fail closed rather than let unlimited guesses
+ * through), and the log says so once when Redis goes and once when it is back, not once per request.
+ */
+export function createRedisStore({ url, prefix, logger }: RedisStoreOptions): RateLimitStore {
+  const redis = new Redis(url, {
+    keyPrefix: `${prefix}rl:`,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: 2 * COMMAND_TIMEOUT_MS,
+    retryStrategy: retryDelay,
+    // Queued commands are failed after one reconnection attempt that does not succeed.
+    maxRetriesPerRequest: 1,
+  });
+  // Only the host: the URL may carry a password.
+  const host = new URL(url).host;
+  let reachable: boolean | undefined; // unknown until the first connection or failure
+  let closing = false;
+  const wentAway = (error: unknown) => {
+    if (reachable === false || closing) return;
+    reachable = false;
+    logger.warn(
+      "redis unreachable: requests answer REDIS_UNAVAILABLE (503) until it is back",
+      { host },
+      error,
+    );
+  };
+  const isBack = () => {
+    if (reachable === false) logger.info("redis reachable again", { host });
+    reachable = true;
+  };
+  redis.on("error", wentAway); // each failed reconnection; said once until Redis is back
+  redis.on("ready", isBack);
   redis.defineCommand("gatehouseTake", { numberOfKeys: 1, lua: TAKE });
   redis.defineCommand("gatehouseHit", { numberOfKeys: 1, lua: HIT });
   // defineCommand adds the methods at run time; ioredis's types cannot know them.
   const scripts = redis as unknown as Scripts;
+
+  /** Runs one call; an outage becomes the known error, anything else (a fault in a script) stays a 500. */
+  async function call<T>(run: () => Promise<T>): Promise<T> {
+    // Known to be away and not reconnected: answer at once rather than hold every request for the command timeout
+    // (the client keeps reconnecting on its own, and "ready" marks Redis back).
+    if (reachable === false && redis.status !== "ready") throw KnownErrors.REDIS_UNAVAILABLE();
+    try {
+      const answer = await run();
+      isBack();
+      return answer;
+    } catch (error) {
+      if (!isOutage(error)) throw error;
+      wentAway(error);
+      throw KnownErrors.REDIS_UNAVAILABLE();
+    }
+  }
+
   return {
-    async take({ key, limit, windowMs, now }) {
-      // A unique member per attempt: two attempts in one millisecond are two attempts.
-      const [allowed, oldest] = await scripts.gatehouseTake(
-        key,
-        now,
-        windowMs,
-        limit,
-        `${now}:${randomUUID()}`,
-      );
-      return { allowed: allowed === 1, oldest: Number(oldest) };
+    take: ({ key, limit, windowMs, now }) =>
+      call(async () => {
+        // A unique member per attempt: two attempts in one millisecond are two attempts.
+        const [allowed, oldest] = await scripts.gatehouseTake(
+          key,
+          now,
+          windowMs,
+          limit,
+          `${now}:${randomUUID()}`,
+        );
+        return { allowed: allowed === 1, oldest: Number(oldest) };
+      }),
+    giveBack: (keys) =>
+      call(async () => {
+        if (keys.length === 0) return;
+        const batch = redis.multi();
+        for (const key of keys) batch.zpopmax(key);
+        const results = await batch.exec();
+        // exec answers each command's own error beside its result; a failed one is the batch's failure.
+        const failed = results?.find(([error]) => error)?.[0];
+        if (failed) throw failed;
+      }),
+    hitCounter: ({ key, limit, windowMs, windowStart, overlap }) =>
+      call(async () => (await scripts.gatehouseHit(key, windowStart, windowMs, limit, overlap)) === 1),
+    async close() {
+      closing = true;
+      // quit waits for Redis's answer; while Redis is away there is none to wait for.
+      await redis.quit().catch(() => redis.disconnect());
     },
-    async giveBack(keys) {
-      if (keys.length === 0) return;
-      const batch = redis.multi();
-      for (const key of keys) batch.zpopmax(key);
-      await batch.exec();
-    },
-    async hitCounter({ key, limit, windowMs, windowStart, overlap }) {
-      return (await scripts.gatehouseHit(key, windowStart, windowMs, limit, overlap)) === 1;
-    },
-    close: async () => void (await redis.quit()),
   };
 }

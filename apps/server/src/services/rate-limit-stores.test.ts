@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { createRateLimitsRepo } from "../db/rate-limits-repo.ts";
+import { silentLogger } from "../logger.ts";
 import { openTestDatabase } from "../testing/test-database.ts";
 import { createRedisStore } from "./rate-limit-redis.ts";
 import { createDatabaseStore, type RateLimitStore } from "./rate-limit-stores.ts";
@@ -17,7 +18,11 @@ beforeAll(async () => {
   database = await openTestDatabase();
   stores.database = createDatabaseStore(database);
   // A prefix of its own: runs on one Redis never see each other's buckets.
-  stores.redis = createRedisStore(REDIS_URL, `gatehouse-test:${randomUUID()}:`);
+  stores.redis = createRedisStore({
+    url: REDIS_URL,
+    prefix: `gatehouse-test:${randomUUID()}:`,
+    logger: silentLogger,
+  });
 });
 afterAll(async () => {
   await Promise.all(Object.values(stores).map((store) => store.close()));
