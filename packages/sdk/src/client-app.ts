@@ -4,6 +4,8 @@
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
+// Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
+import type { AdminAppOptions, StackAdminApp } from "./admin-app.ts";
 import {
   type BaseAppOptions,
   CLIENT_VERSION,
@@ -43,6 +45,15 @@ export type ClientAppOptions = BaseAppOptions & {
   /** Where the session's tokens live: "cookie" (browsers), "memory", explicit tokens, a request (servers), or null. */
   tokenStore?: TokenStoreInit;
   urls?: Partial<HandlerUrls>;
+  /**
+   * [GO] For an app of project `internal` (a dashboard): `StackAdminApp`, which administers the projects its users
+   * own (`user.listOwnedProjects()`). Passed in rather than imported here, even lazily: esbuild puts a module that
+   * the package entry exports and a client reaches by `import()` into the chunk every page loads, so every client
+   * bundle would carry the admin and server app.
+   */
+  adminAppClass?: new (
+    options: AdminAppOptions,
+  ) => StackAdminApp;
 };
 
 export type GetUserOptions = {
@@ -75,7 +86,7 @@ export type OwnedProject = {
   displayName: string;
   description: string | null;
   createdAt: Date;
-  app: import("./admin-app.ts").StackAdminApp;
+  app: StackAdminApp;
 };
 
 /** The signed-in user of project `internal` (the dashboard's operators): a CurrentUser that also owns projects. */
@@ -123,6 +134,7 @@ export class StackClientApp {
   private readonly redirectMethod: RedirectMethod;
   /** How this app reaches the server (fetch, extra headers): the owned projects' admin apps reach it the same way. */
   private readonly connection: Pick<ClientAppOptions, "fetch" | "extraRequestHeaders">;
+  private readonly adminAppClass: ClientAppOptions["adminAppClass"];
   private readonly sessions = new Map<unknown, Session>();
   private readonly userObjects = new WeakMap<UserJson, CurrentUser>();
   private readonly userCache;
@@ -136,6 +148,7 @@ export class StackClientApp {
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? "window" : "none");
     this.tokenStoreInit = options.tokenStore ?? null;
     this.connection = { fetch: options.fetch, extraRequestHeaders: options.extraRequestHeaders };
+    this.adminAppClass = options.adminAppClass;
     this.publishableClientKey = resolvePublishableClientKey(options.publishableClientKey);
     this.transport = createTransport({
       baseUrl: this.baseUrl,
@@ -654,9 +667,13 @@ export class StackClientApp {
     const ownedProject = async (
       json: ProjectJson & { description?: string | null; created_at_millis?: number },
     ) => {
-      // Loaded on use: the admin app module builds on this one.
-      const { StackAdminApp } = await import("./admin-app.ts");
-      const app = new StackAdminApp({
+      const AdminApp = this.adminAppClass;
+      if (!AdminApp) {
+        throw new StackAssertionError(
+          "Owned projects need the admin app: create the internal project's app with `adminAppClass: StackAdminApp`.",
+        );
+      }
+      const app = new AdminApp({
         projectId: json.id,
         projectJson: json,
         baseUrl: this.baseUrl,
