@@ -222,6 +222,9 @@ export class StackAdminApp extends StackServerApp {
     });
   }
 
+  /** Who hears config writes through any project object of this app (configCalls). */
+  private readonly configChanges = new Set<() => void>();
+
   private adminRequest<T>(path: string, options = {}): Promise<T> {
     return this.transport.request<T>(path, options);
   }
@@ -261,7 +264,7 @@ export class StackAdminApp extends StackServerApp {
       config,
       /** What would block production mode, computed here as Stack's SDK does (WIRE.md §7). */
       getProductionModeErrors: async () => productionModeErrors(json),
-      ...configCalls((path, options) => this.adminRequest(path, options)),
+      ...configCalls((path, options) => this.adminRequest(path, options), this.configChanges),
       update: async (update: AdminProjectUpdateOptions) => {
         await this.adminRequest(
           "/internal/projects/current",

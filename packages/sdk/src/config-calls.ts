@@ -54,15 +54,26 @@ function sourceFromWire(json: SourceJson): PushedConfigSource {
   };
 }
 
-export function configCalls(request: Request) {
+/**
+ * The config calls of one admin app's project. `changes` is the app's: every write through any of its project
+ * objects tells its listeners (`onConfigChange`), as Stack's SDK refreshes the config its `useConfig` hook shows.
+ */
+export function configCalls(request: Request, changes: Set<() => void>) {
   const override = (level: string) => `/internal/config/override/${level}`;
-  const put = (level: string, config: Json, source?: Json) =>
-    request(override(level), {
+  const changed = () => {
+    for (const listener of [...changes]) listener();
+  };
+  const put = async (level: string, config: Json, source?: Json) => {
+    await request(override(level), {
       method: "PUT",
       body: { config_string: JSON.stringify(config), ...(source && { source }) },
     });
-  const update = (level: string, config: Json) =>
-    request(override(level), patch({ config_override_string: JSON.stringify(config) }));
+    changed();
+  };
+  const update = async (level: string, config: Json) => {
+    await request(override(level), patch({ config_override_string: JSON.stringify(config) }));
+    changed();
+  };
   const wireSource = async () => (await request<{ source: SourceJson }>("/internal/config/source")).source;
 
   return {
@@ -86,9 +97,11 @@ export function configCalls(request: Request) {
     },
     async unlinkPushedConfigSource(): Promise<void> {
       await request("/internal/config/source", { method: "DELETE", body: {} });
+      changed();
     },
     async resetConfigOverrideKeys(level: ConfigOverrideLevel, keys: string[]): Promise<void> {
       await request(`${override(level)}/reset-keys`, jsonBody({ keys }));
+      changed();
     },
     async getConfigOverride(level: ConfigOverrideLevel): Promise<Json> {
       return JSON.parse((await request<{ config_string: string }>(override(level))).config_string) as Json;
@@ -96,6 +109,11 @@ export function configCalls(request: Request) {
     /** Replaces a level's override; the branch level keeps its recorded source. */
     async replaceConfigOverride(level: ConfigOverrideLevel, config: Json): Promise<void> {
       await put(level, config, level === "branch" ? await wireSource() : undefined);
+    },
+    /** [GO] Hears every config write through this app (for UI bindings: @gatehouse/react's `useConfig`). */
+    onConfigChange(listener: () => void): () => void {
+      changes.add(listener);
+      return () => changes.delete(listener);
     },
   };
 }
