@@ -8,7 +8,7 @@ import { StackAdminApp } from "@gatehouse/sdk";
 import { cleanup, screen } from "@testing-library/react";
 import { Suspense, useLayoutEffect } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { StackClientApp, StackServerApp } from "./app-hooks.ts";
+import { StackClientApp, StackServerApp, type WithAppHooks } from "./app-hooks.ts";
 import type { CurrentUser, Team } from "./object-types.ts";
 import { useStackApp } from "./provider.tsx";
 import { createLive, inProcessFetch, type LiveSetup } from "./test-support/live.ts";
@@ -122,7 +122,9 @@ describe("hooks on the app and its objects", () => {
     });
     type Rendered = { payments?: { items?: Record<string, { displayName: string }> } };
     function Items() {
-      const config = useStackApp().useProject().useConfig() as Rendered;
+      // The provider's app is the admin app: its project is Stack's AdminProject.
+      const app = useStackApp() as unknown as WithAppHooks<StackAdminApp>;
+      const config = app.useProject().useConfig() as Rendered;
       useLayoutEffect(() => () => void hidden++, []);
       const names = Object.values(config.payments?.items ?? {}).map((item) => item.displayName);
       return <p>items: {names.join(",") || "none"}</p>;
