@@ -18,13 +18,12 @@ import {
   SDK_VERSION,
 } from "./app-options.ts";
 import { createAsyncCache } from "./cache.ts";
-import { completeCliLogin, type PromptCliLoginOptions, promptCliLogin } from "./cli-login.ts";
+import type { PromptCliLoginOptions } from "./cli-login.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
 import { clientAppPaymentCalls } from "./customer-apps.ts";
 import { expectingErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
-import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
 import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
 import { createSession, type RefreshResult, type Session } from "./session.ts";
 import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
@@ -38,7 +37,6 @@ import {
   withReturnTo,
 } from "./urls.ts";
 import { authCalls, type CurrentUser, currentUser } from "./users.ts";
-import { browserWebAuthn, usePasskey } from "./webauthn.ts";
 import type { ProjectJson, SignInJson, UserJson } from "./wire.ts";
 
 export type ClientAppOptions = BaseAppOptions & {
@@ -470,13 +468,16 @@ export class StackClientApp {
   }
 
   /** Logs a command-line app in through the browser: shows the confirmation URL, polls, answers a refresh token. */
-  promptCliLogin(options: PromptCliLoginOptions) {
+  async promptCliLogin(options: PromptCliLoginOptions) {
+    const { promptCliLogin } = await import("./flows.ts");
     return promptCliLogin(this.transport, this.urls.cliAuthConfirm, options);
   }
 
   /** [GO] The CLI confirmation page's call: the signed-in user authorizes the CLI login of `loginCode`. */
-  completeCliLogin(loginCode: string) {
-    return completeCliLogin(this.transport, this.requireSession(), loginCode);
+  async completeCliLogin(loginCode: string) {
+    const session = this.requireSession();
+    const { completeCliLogin } = await import("./flows.ts");
+    return completeCliLogin(this.transport, session, loginCode);
   }
 
   /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
@@ -484,6 +485,7 @@ export class StackClientApp {
     return expectingErrors(
       [...SIGN_IN_ERRORS, "PASSKEY_AUTHENTICATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"],
       async () => {
+        const { browserWebAuthn, usePasskey } = await import("./flows.ts");
         const { credentials, hostname } = browserWebAuthn();
         const { options_json, code } = await this.transport.request<{
           options_json: Record<string, unknown>;
@@ -548,6 +550,7 @@ export class StackClientApp {
   ) {
     const document = (globalThis as { document?: { cookie: string } }).document;
     if (!document) throw new StackAssertionError("OAuth sign-in needs a browser.");
+    const { authorizePath, createPkcePair, saveVerifier } = await import("./flows.ts");
     const pkce = await createPkcePair();
     saveVerifier(document, pkce.state, pkce.verifier);
     const session = this.sessionOf();
@@ -580,6 +583,7 @@ export class StackClientApp {
     const document = (globalThis as { document?: { cookie: string } }).document;
     const href = this.currentUrl();
     if (!document || !href) return false;
+    const { readOAuthCallback } = await import("./flows.ts");
     const callback = readOAuthCallback(href, document);
     if (!callback) return false;
     const answer = await this.transport.request<SignInJson & { after_callback_redirect_url?: string | null }>(
