@@ -163,7 +163,9 @@ async function main() {
   console.log(`\nBiggest inputs of the ${OURS} first load (bytes in the minified output):\n`);
   console.log("| input | bytes | share |\n|---|---|---|");
   for (const input of biggestInputs(ours)) {
-    console.log(`| ${input.path} | ${input.bytes} | ${percent(input.bytes / ours.raw)} |`);
+    console.log(
+      `| ${input.path.replace(/^\.\.\//, "")} | ${input.bytes} | ${percent(input.bytes / ours.raw)} |`,
+    );
   }
 }
 
