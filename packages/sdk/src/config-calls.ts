@@ -55,14 +55,28 @@ function sourceFromWire(json: SourceJson): PushedConfigSource {
 }
 
 /**
- * The config calls of one admin app's project. `changes` is the app's: every write through any of its project
- * objects tells its listeners (`onConfigChange`), as Stack's SDK refreshes the config its `useConfig` hook shows.
+ * Who hears an admin app's config writes: every write through any of its project objects (the config calls, a
+ * project update) tells them, as Stack's SDK refreshes the config its `useConfig` hook shows.
  */
-export function configCalls(request: Request, changes: Set<() => void>) {
-  const override = (level: string) => `/internal/config/override/${level}`;
-  const changed = () => {
-    for (const listener of [...changes]) listener();
+export function createConfigChanges() {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify(): void {
+      for (const listener of [...listeners]) listener();
+    },
   };
+}
+
+export type ConfigChanges = ReturnType<typeof createConfigChanges>;
+
+/** The config calls of one admin app's project; `changes` is the app's. */
+export function configCalls(request: Request, changes: ConfigChanges) {
+  const override = (level: string) => `/internal/config/override/${level}`;
+  const changed = changes.notify;
   const put = async (level: string, config: Json, source?: Json) => {
     await request(override(level), {
       method: "PUT",
@@ -111,9 +125,6 @@ export function configCalls(request: Request, changes: Set<() => void>) {
       await put(level, config, level === "branch" ? await wireSource() : undefined);
     },
     /** [GO] Hears every config write through this app (for UI bindings: @gatehouse/react's `useConfig`). */
-    onConfigChange(listener: () => void): () => void {
-      changes.add(listener);
-      return () => changes.delete(listener);
-    },
+    onConfigChange: changes.subscribe,
   };
 }
