@@ -1,9 +1,11 @@
 // Client bundle sizes (`npm run bench:sdk-size`): a tiny browser entry that creates a client app and reads the
 // user, bundled with esbuild (minified ESM for browsers, nothing external) once against @gatehouse/sdk and once
 // against Stack Auth's @stackframe/js, in the same run; and an app's React entry (provider, handler pages, useUser)
-// against @gatehouse/react and @stackframe/react, with React itself external (the app has it anyway). Prints raw
-// and gzip sizes, the SDK's ratio against its goal (ours at most a third of theirs) and the biggest inputs of our
-// SDK bundle, as markdown for bench/README.md. Ours is bundled from source (the gatehouse-source condition).
+// against @gatehouse/react and @stackframe/react, with React itself external (the app has it anyway). Counts what a
+// page loads first (the entry chunk and the chunks it imports; each file gzipped on its own, as a server sends it)
+// and, apart, the chunks loaded on use. Prints the sizes, the SDK's goals (ours at most a third of theirs; issue 24:
+// 12 KB) and the biggest inputs of our SDK's first load, as markdown for bench/README.md. Ours is bundled from
+// source (the gatehouse-source condition).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -18,6 +20,8 @@ const THEIRS_REACT = "@stackframe/react";
 /** What a React app brings itself: not counted in either React package's size. */
 const REACT_EXTERNALS = ["react", "react-dom", "react/jsx-runtime", "react-dom/client"];
 const GOAL = 1 / 3;
+/** Issue 24's goal for the client SDK's first load: 12 KB min+gzip (KB of 1000 bytes, as the issues count them). */
+const GZIP_GOAL = 12_000;
 const TOP_INPUTS = 10;
 
 /** The same entry for both SDKs: what an app does first in a browser. */
@@ -34,6 +38,8 @@ const reactEntry = (pkg: string) =>
 type Bundle = {
   sdk: string;
   version: string;
+  /** How many files a page loads first. */
+  files: number;
   raw: number;
   gzip: number;
   lazyGzip: number;
@@ -81,10 +87,14 @@ async function bundle(sdk: string, contents = entry(sdk), external: string[] = [
     const entryOutput = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint);
     if (!entryOutput) throw new Error(`${sdk}: esbuild produced no entry chunk`);
     visit(entryOutput[0]);
+    // Each file is compressed on its own, as a server sends it: the sum is what the browser transfers.
     const sizes = (paths: string[]) => {
       const chunks = paths.filter((p) => p.endsWith(".js")).map((p) => files.get(p) ?? new Uint8Array());
-      const joined = Buffer.concat(chunks);
-      return { raw: joined.byteLength, gzip: gzipSync(joined, { level: 9 }).byteLength };
+      return {
+        files: chunks.length,
+        raw: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
+        gzip: chunks.reduce((sum, chunk) => sum + gzipSync(chunk, { level: 9 }).byteLength, 0),
+      };
     };
     const first = sizes([...initial]);
     const lazy = sizes([...files.keys()].filter((p) => !initial.has(p)));
@@ -124,30 +134,38 @@ async function main() {
   const theirs = await bundle(THEIRS);
 
   console.log(
-    `esbuild: minified esm, browser, es2022, split at import(); sizes of what a page loads first; gzip level 9; Node ${process.version}\n`,
+    `esbuild: minified esm, browser, es2022, split at import(); sizes of what a page loads first (the entry and the chunks it imports), each file gzipped on its own at level 9; Node ${process.version}\n`,
   );
-  console.log("| bundle | raw bytes | gzip bytes | loaded later (gzip) |\n|---|---|---|---|");
+  console.log("| bundle | files | raw bytes | gzip bytes | loaded later (gzip) |\n|---|---|---|---|---|");
   for (const b of [ours, theirs])
-    console.log(`| ${b.sdk} ${b.version} | ${b.raw} | ${b.gzip} | ${b.lazyGzip} |`);
+    console.log(`| ${b.sdk} ${b.version} | ${b.files} | ${b.raw} | ${b.gzip} | ${b.lazyGzip} |`);
   const rawRatio = ours.raw / theirs.raw;
   const gzipRatio = ours.gzip / theirs.gzip;
-  console.log(`| ours / theirs | ${percent(rawRatio)} | ${percent(gzipRatio)} |`);
-  const verdict = (ratio: number) => (ratio <= GOAL ? "met" : "missed");
-  console.log(`\ngoal: ours ≤ 33 % of theirs — raw ${verdict(rawRatio)}, gzip ${verdict(gzipRatio)}`);
+  console.log(`| ours / theirs | | ${percent(rawRatio)} | ${percent(gzipRatio)} |`);
+  const verdict = (met: boolean) => (met ? "met" : "missed");
+  console.log(
+    `\ngoal: ours ≤ 33 % of theirs — raw ${verdict(rawRatio <= GOAL)}, gzip ${verdict(gzipRatio <= GOAL)}; ` +
+      `issue 24: ours ≤ ${GZIP_GOAL} gzip bytes — ${verdict(ours.gzip <= GZIP_GOAL)}`,
+  );
 
   const oursReact = await bundle(OURS_REACT, reactEntry(OURS_REACT), REACT_EXTERNALS);
   const theirsReact = await bundle(THEIRS_REACT, reactEntry(THEIRS_REACT), REACT_EXTERNALS);
-  console.log("\nReact packages (provider, handler pages, useUser; react and react-dom external):\n");
-  console.log("| bundle | raw bytes | gzip bytes |\n|---|---|---|");
-  for (const b of [oursReact, theirsReact]) console.log(`| ${b.sdk} ${b.version} | ${b.raw} | ${b.gzip} |`);
   console.log(
-    `| ours / theirs | ${percent(oursReact.raw / theirsReact.raw)} | ${percent(oursReact.gzip / theirsReact.gzip)} |`,
+    "\nReact packages, measured the same way (provider, handler pages, useUser; react and react-dom external):\n",
+  );
+  console.log("| bundle | files | raw bytes | gzip bytes | loaded later (gzip) |\n|---|---|---|---|---|");
+  for (const b of [oursReact, theirsReact])
+    console.log(`| ${b.sdk} ${b.version} | ${b.files} | ${b.raw} | ${b.gzip} | ${b.lazyGzip} |`);
+  console.log(
+    `| ours / theirs | | ${percent(oursReact.raw / theirsReact.raw)} | ${percent(oursReact.gzip / theirsReact.gzip)} |`,
   );
 
-  console.log(`\nBiggest inputs of the ${OURS} bundle (bytes in the minified output):\n`);
+  console.log(`\nBiggest inputs of the ${OURS} first load (bytes in the minified output):\n`);
   console.log("| input | bytes | share |\n|---|---|---|");
   for (const input of biggestInputs(ours)) {
-    console.log(`| ${input.path} | ${input.bytes} | ${percent(input.bytes / ours.raw)} |`);
+    console.log(
+      `| ${input.path.replace(/^\.\.\//, "")} | ${input.bytes} | ${percent(input.bytes / ours.raw)} |`,
+    );
   }
 }
 

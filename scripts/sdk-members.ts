@@ -26,10 +26,6 @@ export const COMPARED: Record<string, string> = {
   Project: "Project",
 };
 
-// A to-do, not a reason: the one hook still to attach.
-const CLI_CONFIG =
-  "NOT YET: a React hook over the admin project's getConfig (the SDK member is ported; the hook is not yet attached)";
-
 /** Stack's object hooks: React-only, so the SDK has none; @gatehouse/react attaches them (react-compat). */
 const HOOKED =
   "React hook: @gatehouse/react's apps and the objects its hooks hand out carry it (packages/react/src/object-hooks.ts)";
@@ -56,7 +52,7 @@ export const REASONS: Record<string, string> = {
   "*.useConnectedAccount": HOOKED,
   "*.useApiKeys": HOOKED,
   "*.useNotificationCategories": HOOKED,
-  "*.useConfig": CLI_CONFIG,
+  "*.useConfig": HOOKED,
   "*.useItem": HOOKED,
   "*.useProducts": HOOKED,
   "*.useBilling": HOOKED,

@@ -1,6 +1,6 @@
 // The dashboard is an app of the internal project, on the server that serves it: operators sign in with the handler
 // pages under /dashboard/handler, and manage projects through admin apps that act with their session.
-import { StackClientApp } from "@gatehouse/react";
+import { StackAdminApp, StackClientApp } from "@gatehouse/react";
 
 export const BASE = "/dashboard";
 
@@ -9,6 +9,7 @@ export const serverUrl = () => window.location.origin;
 
 export const stackApp = new StackClientApp({
   projectId: "internal",
+  adminAppClass: StackAdminApp,
   baseUrl: serverUrl(),
   tokenStore: "cookie",
   urls: {

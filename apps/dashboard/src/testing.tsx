@@ -2,7 +2,7 @@
 // project (memory token store) who owns one fresh project, the hooks that give a test file one of those for all its
 // tests, and a render helper that mounts a screen the way the dashboard does (provider, Suspense, error boundary).
 // Admin calls go through the operator's session, as in use.
-import { type CurrentInternalUser, type OwnedProject, StackClientApp } from "@gatehouse/react";
+import { type CurrentInternalUser, type OwnedProject, StackAdminApp, StackClientApp } from "@gatehouse/react";
 import { inProcessFetch } from "@gatehouse/react/test-support/live.ts";
 import { createTestServer } from "@gatehouse/server/testing/test-server";
 import { cleanup } from "@testing-library/react";
@@ -29,6 +29,7 @@ export async function createDashboardLive(
   const send = inProcessFetch(server);
   const app = new StackClientApp({
     projectId: "internal",
+    adminAppClass: StackAdminApp,
     publishableClientKey: server.internal.pck,
     baseUrl: "http://localhost:8102",
     tokenStore: "memory",

@@ -9,7 +9,7 @@ import {
   StackServerApp as SdkStackServerApp,
 } from "@gatehouse/sdk";
 import { useSyncExternalStore } from "react";
-import { attachHooks, type ObjectHooks, type Scope, type WithHooks } from "./object-hooks.ts";
+import { attachHooks, equip, type ObjectHooks, type Scope, type WithHooks } from "./object-hooks.ts";
 import { type BindingStore, bindingStoreOf, read } from "./store.ts";
 import { useUserOf } from "./use-user.ts";
 
@@ -17,8 +17,8 @@ export type AppHooks<A> = ObjectHooks<A> & {
   /** The signed-in user, as `useUser` answers it, for this app. */
   useUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): WithHooks<CurrentUser>;
   useUser(options?: GetUserOptions): WithHooks<CurrentUser> | null;
-  /** The project's public settings, read once. */
-  useProject(): Project;
+  /** The project's public settings, read once (an admin app's: Stack's AdminProject, with `useConfig`). */
+  useProject(): A extends SdkStackClientApp ? WithHooks<Awaited<ReturnType<A["getProject"]>>> : Project;
 };
 
 /** An app of the SDK's with Stack's hooks on it. */
@@ -40,10 +40,11 @@ export function attachAppHooks<A extends SdkStackClientApp>(app: A): WithAppHook
   if (!Object.hasOwn(app, "useUser")) {
     Object.defineProperties(app, {
       useUser: { configurable: true, value: (options?: GetUserOptions) => useUserOf(app, store, options) },
-      useProject: { configurable: true, value: () => read(store.project()) },
+      // Equipped: an admin app's project (Stack's AdminProject) carries `useConfig`.
+      useProject: { configurable: true, value: () => equip(read(store.project()), store) },
     });
   }
-  return attachHooks(app, store, () => useAppScope(store)) as WithAppHooks<A>;
+  return attachHooks(app, store, () => useAppScope(store)) as unknown as WithAppHooks<A>;
 }
 
 class ClientApp extends SdkStackClientApp {

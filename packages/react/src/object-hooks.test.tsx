@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 // Stack's object-method hooks against a real server: app.useUser / app.useProject on this package's StackClientApp,
 // user.useTeams / useTeam / usePermission / useContactChannels and team.useUsers on the objects they hand out, a
-// write refreshing them in place (no Suspense fallback), any SDK app equipped through useStackApp, and a server app's
-// useUsers / useTeam.
+// write refreshing them in place (no Suspense fallback), any SDK app equipped through useStackApp, an admin project's
+// useConfig, and a server app's useUsers / useTeam.
+
+import { StackAdminApp } from "@gatehouse/sdk";
 import { cleanup, screen } from "@testing-library/react";
 import { Suspense, useLayoutEffect } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { StackClientApp, StackServerApp } from "./app-hooks.ts";
+import { StackClientApp, StackServerApp, type WithAppHooks } from "./app-hooks.ts";
 import type { CurrentUser, Team } from "./object-types.ts";
 import { useStackApp } from "./provider.tsx";
 import { createLive, inProcessFetch, type LiveSetup } from "./test-support/live.ts";
@@ -107,6 +109,34 @@ describe("hooks on the app and its objects", () => {
     }
     await renderWithApp(live.app, <ProjectName />);
     expect(await screen.findByText("via useStackApp: Live test")).toBeTruthy();
+  });
+
+  it("gives an admin app's project useConfig, which shows a config write in place", async () => {
+    const adminApp = new StackAdminApp({
+      projectId: live.keys.projectId,
+      superSecretAdminKey: live.keys.sak,
+      baseUrl: "http://localhost:8102",
+      tokenStore: "memory",
+      fetch: inProcessFetch(live.server),
+      redirectMethod: "none",
+    });
+    type Rendered = { payments?: { items?: Record<string, { displayName: string }> } };
+    function Items() {
+      // The provider's app is the admin app: its project is Stack's AdminProject.
+      const app = useStackApp() as unknown as WithAppHooks<StackAdminApp>;
+      const config = app.useProject().useConfig() as Rendered;
+      useLayoutEffect(() => () => void hidden++, []);
+      const names = Object.values(config.payments?.items ?? {}).map((item) => item.displayName);
+      return <p>items: {names.join(",") || "none"}</p>;
+    }
+    await renderWithApp(adminApp, <Items />);
+    expect(await screen.findByText("items: none")).toBeTruthy();
+    hidden = 0;
+    // A write through another project object of the same app: the hook reads again and keeps showing meanwhile.
+    const project = await adminApp.getProject();
+    await project.updateConfig({ "payments.items.cup": { displayName: "Cup" } });
+    expect(await screen.findByText("items: Cup", {}, { timeout: 8000 })).toBeTruthy();
+    expect(hidden).toBe(0);
   });
 
   it("gives a server app useUsers and useTeam", async () => {

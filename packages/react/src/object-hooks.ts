@@ -58,7 +58,17 @@ export type ObjectHooks<T> = {
     : never]: HookOf<T[Reads[H] & keyof T]>;
 };
 
-export type WithHooks<T> = T & ObjectHooks<T>;
+/** An admin project (Stack's AdminProject): its rendered config, and word of each write to it. */
+type ConfigProject = {
+  id: string;
+  getConfig(): Promise<Record<string, unknown>>;
+  onConfigChange(listener: () => void): () => void;
+};
+
+/** Stack's `project.useConfig()`, on an admin project. */
+type ConfigHook<T> = T extends ConfigProject ? { useConfig(): Awaited<ReturnType<T["getConfig"]>> } : unknown;
+
+export type WithHooks<T> = T & ObjectHooks<T> & ConfigHook<T>;
 
 /** What a hook answers: the read's value, whose objects (alone or in a list, as with a page of users) carry hooks. */
 export type Hooked<R> = R extends readonly (infer E)[]
@@ -100,7 +110,56 @@ export function attachHooks<T extends object>(
     };
     Object.defineProperty(target, hook, { configurable: true, enumerable: false, value: useHook });
   }
+  if (isConfigProject(target) && !("useConfig" in target)) {
+    const useConfig = () => useConfigOf(target, store);
+    Object.defineProperty(target, "useConfig", { configurable: true, enumerable: false, value: useConfig });
+  }
   return target as WithHooks<T>;
+}
+
+const isConfigProject = (value: object): value is ConfigProject =>
+  typeof (value as Partial<ConfigProject>).getConfig === "function" &&
+  typeof (value as Partial<ConfigProject>).onConfigChange === "function";
+
+/**
+ * Each admin project's config generation: a new object after every config write through its app, which owns the
+ * next read (so useConfig reads again), while the read of the previous generation stands in until it arrives.
+ */
+type ConfigGeneration = { current: object; listeners: Set<() => void>; unsubscribe?: () => void };
+const configGenerations = new WeakMap<ConfigProject, ConfigGeneration>();
+
+function configGenerationOf(project: ConfigProject): ConfigGeneration {
+  let generation = configGenerations.get(project);
+  if (!generation) {
+    generation = { current: {}, listeners: new Set() };
+    configGenerations.set(project, generation);
+  }
+  return generation;
+}
+
+/** Stack's `project.useConfig()`: the rendered config, suspending on the first read, read again after each write. */
+function useConfigOf(project: ConfigProject, store: BindingStore): Record<string, unknown> {
+  const generation = configGenerationOf(project);
+  const owner = useSyncExternalStore(
+    (listener) => {
+      generation.listeners.add(listener);
+      // One subscription to the SDK per project, for as long as a component shows its config.
+      generation.unsubscribe ??= project.onConfigChange(() => {
+        generation.current = {};
+        for (const notify of [...generation.listeners]) notify();
+      });
+      return () => {
+        generation.listeners.delete(listener);
+        if (generation.listeners.size === 0) {
+          generation.unsubscribe?.();
+          generation.unsubscribe = undefined;
+        }
+      };
+    },
+    () => generation.current,
+    () => generation.current,
+  );
+  return useOwnedRead(store, owner, `config:${project.id}`, "useConfig", () => project.getConfig());
 }
 
 /** Users and teams: reads are kept with the object, and stand in for each other under the object's id. */

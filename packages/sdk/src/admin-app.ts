@@ -3,7 +3,7 @@
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
-import { configCalls } from "./config-calls.ts";
+import { configCalls, createConfigChanges } from "./config-calls.ts";
 import { defined, del, jsonBody, patch } from "./context.ts";
 import { adminAppPaymentCalls } from "./customer-apps.ts";
 import { emailTsxCalls, outboxCalls } from "./emails.ts";
@@ -222,6 +222,9 @@ export class StackAdminApp extends StackServerApp {
     });
   }
 
+  /** Who hears config writes through any project object of this app (`project.onConfigChange`). */
+  private readonly configChanges = createConfigChanges();
+
   private adminRequest<T>(path: string, options = {}): Promise<T> {
     return this.transport.request<T>(path, options);
   }
@@ -261,7 +264,7 @@ export class StackAdminApp extends StackServerApp {
       config,
       /** What would block production mode, computed here as Stack's SDK does (WIRE.md §7). */
       getProductionModeErrors: async () => productionModeErrors(json),
-      ...configCalls((path, options) => this.adminRequest(path, options)),
+      ...configCalls((path, options) => this.adminRequest(path, options), this.configChanges),
       update: async (update: AdminProjectUpdateOptions) => {
         await this.adminRequest(
           "/internal/projects/current",
@@ -274,6 +277,7 @@ export class StackAdminApp extends StackServerApp {
             }),
           ),
         );
+        if (update.config) this.configChanges.notify();
       },
       delete: async () => {
         await this.adminRequest("/internal/projects/current", del);

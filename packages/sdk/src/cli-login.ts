@@ -4,6 +4,7 @@
 import { isKnownError, KnownError, Result } from "./errors.ts";
 import type { Session } from "./session.ts";
 import { StatusError, type Transport } from "./transport.ts";
+import { cliAuthConfirmUrl } from "./urls.ts";
 
 export type PromptCliLoginOptions = {
   /** The app whose confirmation page (`urls.cliAuthConfirm`) the user opens. */
@@ -31,13 +32,6 @@ function failure(what: string, error: unknown): KnownError {
     return cliError("CLI_AUTH_ERROR", `${what}: ${error.status} ${error.body}`);
   if (isKnownError(error)) return cliError("CLI_AUTH_ERROR", `${what}: ${error.status} ${error.message}`);
   throw error;
-}
-
-/** The confirmation page's URL for a login code, as Stack builds it. */
-export function cliAuthConfirmUrl(cliAuthConfirm: string, appUrl: string, loginCode: string): string {
-  const url = new URL(cliAuthConfirm, appUrl);
-  url.searchParams.set("login_code", loginCode);
-  return url.toString();
 }
 
 export async function promptCliLogin(

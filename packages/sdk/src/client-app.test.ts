@@ -3,7 +3,7 @@
 // instance-count warning).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StackAdminApp } from "./admin-app.ts";
-import { StackClientApp } from "./client-app.ts";
+import { type CurrentInternalUser, StackClientApp } from "./client-app.ts";
 
 type Call = { method: string; path: string; headers: Headers; body: string };
 
@@ -168,6 +168,32 @@ describe("constructing apps", () => {
     expect(
       () => new StackAdminApp({ projectId: "p1", superSecretAdminKey: "sak", projectJson: { id: "p2" } }),
     ).toThrow(/not this app's project/);
+  });
+
+  it("administers an internal user's owned projects with the admin app class it was given, and only then", async () => {
+    const { fetch } = fakeServer({
+      "GET /users/me": { body: USER },
+      "GET /internal/projects": { body: { items: [{ id: "p7", display_name: "Seven", config: {} }] } },
+    });
+    const internalApp = (options: { adminAppClass?: typeof StackAdminApp }) =>
+      new StackClientApp({
+        projectId: "internal",
+        baseUrl: "https://auth.example.com",
+        tokenStore: { accessToken: accessToken(), refreshToken: "refresh-1" },
+        redirectMethod: "none",
+        fetch,
+        ...options,
+      });
+    const owner = (await internalApp({ adminAppClass: StackAdminApp }).getUser({
+      or: "throw",
+    })) as CurrentInternalUser;
+    const [project] = await owner.listOwnedProjects();
+    expect(project?.app).toBeInstanceOf(StackAdminApp);
+    expect(project?.app.projectId).toBe("p7");
+
+    // Without it the client app never reaches the admin code (kept out of client bundles), and says what to pass.
+    const unequipped = (await internalApp({}).getUser({ or: "throw" })) as CurrentInternalUser;
+    await expect(unequipped.listOwnedProjects()).rejects.toThrow(/adminAppClass: StackAdminApp/);
   });
 
   it("warns once more than ten apps exist", () => {

@@ -4,6 +4,8 @@
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
+// Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
+import type { AdminAppOptions, StackAdminApp } from "./admin-app.ts";
 import {
   type BaseAppOptions,
   CLIENT_VERSION,
@@ -16,13 +18,12 @@ import {
   SDK_VERSION,
 } from "./app-options.ts";
 import { createAsyncCache } from "./cache.ts";
-import { completeCliLogin, type PromptCliLoginOptions, promptCliLogin } from "./cli-login.ts";
+import type { PromptCliLoginOptions } from "./cli-login.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
 import { clientAppPaymentCalls } from "./customer-apps.ts";
 import { expectingErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
-import { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
 import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
 import { createSession, type RefreshResult, type Session } from "./session.ts";
 import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
@@ -36,13 +37,21 @@ import {
   withReturnTo,
 } from "./urls.ts";
 import { authCalls, type CurrentUser, currentUser } from "./users.ts";
-import { browserWebAuthn, usePasskey } from "./webauthn.ts";
 import type { ProjectJson, SignInJson, UserJson } from "./wire.ts";
 
 export type ClientAppOptions = BaseAppOptions & {
   /** Where the session's tokens live: "cookie" (browsers), "memory", explicit tokens, a request (servers), or null. */
   tokenStore?: TokenStoreInit;
   urls?: Partial<HandlerUrls>;
+  /**
+   * [GO] For an app of project `internal` (a dashboard): `StackAdminApp`, which administers the projects its users
+   * own (`user.listOwnedProjects()`). Passed in rather than imported here, even lazily: esbuild puts a module that
+   * the package entry exports and a client reaches by `import()` into the chunk every page loads, so every client
+   * bundle would carry the admin and server app.
+   */
+  adminAppClass?: new (
+    options: AdminAppOptions,
+  ) => StackAdminApp;
 };
 
 export type GetUserOptions = {
@@ -75,7 +84,7 @@ export type OwnedProject = {
   displayName: string;
   description: string | null;
   createdAt: Date;
-  app: import("./admin-app.ts").StackAdminApp;
+  app: StackAdminApp;
 };
 
 /** The signed-in user of project `internal` (the dashboard's operators): a CurrentUser that also owns projects. */
@@ -123,6 +132,7 @@ export class StackClientApp {
   private readonly redirectMethod: RedirectMethod;
   /** How this app reaches the server (fetch, extra headers): the owned projects' admin apps reach it the same way. */
   private readonly connection: Pick<ClientAppOptions, "fetch" | "extraRequestHeaders">;
+  private readonly adminAppClass: ClientAppOptions["adminAppClass"];
   private readonly sessions = new Map<unknown, Session>();
   private readonly userObjects = new WeakMap<UserJson, CurrentUser>();
   private readonly userCache;
@@ -136,6 +146,7 @@ export class StackClientApp {
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? "window" : "none");
     this.tokenStoreInit = options.tokenStore ?? null;
     this.connection = { fetch: options.fetch, extraRequestHeaders: options.extraRequestHeaders };
+    this.adminAppClass = options.adminAppClass;
     this.publishableClientKey = resolvePublishableClientKey(options.publishableClientKey);
     this.transport = createTransport({
       baseUrl: this.baseUrl,
@@ -457,13 +468,16 @@ export class StackClientApp {
   }
 
   /** Logs a command-line app in through the browser: shows the confirmation URL, polls, answers a refresh token. */
-  promptCliLogin(options: PromptCliLoginOptions) {
+  async promptCliLogin(options: PromptCliLoginOptions) {
+    const { promptCliLogin } = await import("./flows.ts");
     return promptCliLogin(this.transport, this.urls.cliAuthConfirm, options);
   }
 
   /** [GO] The CLI confirmation page's call: the signed-in user authorizes the CLI login of `loginCode`. */
-  completeCliLogin(loginCode: string) {
-    return completeCliLogin(this.transport, this.requireSession(), loginCode);
+  async completeCliLogin(loginCode: string) {
+    const session = this.requireSession();
+    const { completeCliLogin } = await import("./flows.ts");
+    return completeCliLogin(this.transport, session, loginCode);
   }
 
   /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
@@ -471,6 +485,7 @@ export class StackClientApp {
     return expectingErrors(
       [...SIGN_IN_ERRORS, "PASSKEY_AUTHENTICATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"],
       async () => {
+        const { browserWebAuthn, usePasskey } = await import("./flows.ts");
         const { credentials, hostname } = browserWebAuthn();
         const { options_json, code } = await this.transport.request<{
           options_json: Record<string, unknown>;
@@ -535,6 +550,7 @@ export class StackClientApp {
   ) {
     const document = (globalThis as { document?: { cookie: string } }).document;
     if (!document) throw new StackAssertionError("OAuth sign-in needs a browser.");
+    const { authorizePath, createPkcePair, saveVerifier } = await import("./flows.ts");
     const pkce = await createPkcePair();
     saveVerifier(document, pkce.state, pkce.verifier);
     const session = this.sessionOf();
@@ -567,6 +583,7 @@ export class StackClientApp {
     const document = (globalThis as { document?: { cookie: string } }).document;
     const href = this.currentUrl();
     if (!document || !href) return false;
+    const { readOAuthCallback } = await import("./flows.ts");
     const callback = readOAuthCallback(href, document);
     if (!callback) return false;
     const answer = await this.transport.request<SignInJson & { after_callback_redirect_url?: string | null }>(
@@ -654,9 +671,13 @@ export class StackClientApp {
     const ownedProject = async (
       json: ProjectJson & { description?: string | null; created_at_millis?: number },
     ) => {
-      // Loaded on use: the admin app module builds on this one.
-      const { StackAdminApp } = await import("./admin-app.ts");
-      const app = new StackAdminApp({
+      const AdminApp = this.adminAppClass;
+      if (!AdminApp) {
+        throw new StackAssertionError(
+          "Owned projects need the admin app: create the internal project's app with `adminAppClass: StackAdminApp`.",
+        );
+      }
+      const app = new AdminApp({
         projectId: json.id,
         projectJson: json,
         baseUrl: this.baseUrl,

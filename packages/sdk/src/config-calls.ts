@@ -54,15 +54,40 @@ function sourceFromWire(json: SourceJson): PushedConfigSource {
   };
 }
 
-export function configCalls(request: Request) {
+/**
+ * Who hears an admin app's config writes: every write through any of its project objects (the config calls, a
+ * project update) tells them, as Stack's SDK refreshes the config its `useConfig` hook shows.
+ */
+export function createConfigChanges() {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify(): void {
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}
+
+export type ConfigChanges = ReturnType<typeof createConfigChanges>;
+
+/** The config calls of one admin app's project; `changes` is the app's. */
+export function configCalls(request: Request, changes: ConfigChanges) {
   const override = (level: string) => `/internal/config/override/${level}`;
-  const put = (level: string, config: Json, source?: Json) =>
-    request(override(level), {
+  const changed = changes.notify;
+  const put = async (level: string, config: Json, source?: Json) => {
+    await request(override(level), {
       method: "PUT",
       body: { config_string: JSON.stringify(config), ...(source && { source }) },
     });
-  const update = (level: string, config: Json) =>
-    request(override(level), patch({ config_override_string: JSON.stringify(config) }));
+    changed();
+  };
+  const update = async (level: string, config: Json) => {
+    await request(override(level), patch({ config_override_string: JSON.stringify(config) }));
+    changed();
+  };
   const wireSource = async () => (await request<{ source: SourceJson }>("/internal/config/source")).source;
 
   return {
@@ -86,9 +111,11 @@ export function configCalls(request: Request) {
     },
     async unlinkPushedConfigSource(): Promise<void> {
       await request("/internal/config/source", { method: "DELETE", body: {} });
+      changed();
     },
     async resetConfigOverrideKeys(level: ConfigOverrideLevel, keys: string[]): Promise<void> {
       await request(`${override(level)}/reset-keys`, jsonBody({ keys }));
+      changed();
     },
     async getConfigOverride(level: ConfigOverrideLevel): Promise<Json> {
       return JSON.parse((await request<{ config_string: string }>(override(level))).config_string) as Json;
@@ -97,5 +124,7 @@ export function configCalls(request: Request) {
     async replaceConfigOverride(level: ConfigOverrideLevel, config: Json): Promise<void> {
       await put(level, config, level === "branch" ? await wireSource() : undefined);
     },
+    /** [GO] Hears every config write through this app (for UI bindings: @gatehouse/react's `useConfig`). */
+    onConfigChange: changes.subscribe,
   };
 }

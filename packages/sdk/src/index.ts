@@ -22,7 +22,7 @@ export type {
   UserApiKeyFirstView,
 } from "./api-keys.ts";
 export { DEFAULT_BASE_URL, SDK_VERSION } from "./app-options.ts";
-export { cliAuthConfirmUrl, type PromptCliLoginOptions } from "./cli-login.ts";
+export type { PromptCliLoginOptions } from "./cli-login.ts";
 export {
   type ClientAppOptions,
   type CurrentInternalUser,
@@ -78,6 +78,7 @@ export {
 } from "./token-store.ts";
 export { StatusError } from "./transport.ts";
 export {
+  cliAuthConfirmUrl,
   type HandlerName,
   type HandlerUrls,
   handlerUrl,

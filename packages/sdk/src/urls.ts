@@ -174,3 +174,10 @@ export function afterAuthTarget(
   if (returnTo !== null && isTrustedRedirect(returnTo, currentUrl)) return returnTo;
   return assertTrustedRedirect(options.isNewUser ? urls.afterSignUp : urls.afterSignIn, currentUrl);
 }
+
+/** The confirmation page's URL for a login code, as Stack builds it. */
+export function cliAuthConfirmUrl(cliAuthConfirm: string, appUrl: string, loginCode: string): string {
+  const url = new URL(cliAuthConfirm, appUrl);
+  url.searchParams.set("login_code", loginCode);
+  return url.toString();
+}

@@ -19,7 +19,6 @@ import {
 } from "./teams.ts";
 import { oauthProviderCalls } from "./user-oauth-providers.ts";
 import { permissionReads } from "./user-permissions.ts";
-import { browserWebAuthn, createPasskey } from "./webauthn.ts";
 import type {
   ContactChannelJson,
   List,
@@ -239,6 +238,7 @@ function ownCalls(ctx: ObjectContext, signOut: () => Promise<void>) {
     /** Registers a passkey of this site for the user (replacing an earlier one). */
     registerPasskey(): Promise<Result<undefined>> {
       return expectingErrors(["PASSKEY_REGISTRATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"], async () => {
+        const { browserWebAuthn, createPasskey } = await import("./flows.ts");
         const { credentials, hostname } = browserWebAuthn();
         const { options_json, code } = await ctx.request<{
           options_json: Record<string, unknown>;

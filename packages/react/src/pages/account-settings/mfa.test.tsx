@@ -26,7 +26,7 @@ describe("multi-factor", () => {
     expect(mfa.getByText(/^Off:/)).toBeTruthy();
     await userEvent.click(mfa.getByRole("button", { name: "Set up an authenticator app" }));
 
-    const qr = mfa.getByRole("img", { name: "QR code for your authenticator app" });
+    const qr = await mfa.findByRole("img", { name: "QR code for your authenticator app" });
     expect(qr.getAttribute("src")).toMatch(/^data:image\/svg\+xml/);
     const keyText = mfa.getByText("Or enter this key in the app:").nextElementSibling?.textContent ?? "";
     const secret = base32Decode(keyText);

@@ -1,0 +1,7 @@
+// The browser flows a page needs only when a person starts one, loaded on use (`await import("./flows.ts")`) by the
+// client app and the user object: the OAuth redirect and callback (PKCE), passkeys (WebAuthn) and the CLI login.
+// One module rather than three: esbuild gives each distinct set of importers its own shared chunk, so every lazy
+// module adds a file to a page's first load; one keeps it at two files. Nothing here is exported by the package.
+export { completeCliLogin, promptCliLogin } from "./cli-login.ts";
+export { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
+export { browserWebAuthn, createPasskey, usePasskey } from "./webauthn.ts";
