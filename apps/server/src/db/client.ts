@@ -173,12 +173,16 @@ async function underStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promi
 /** Extensions the migrations use (PostgreSQL ships them in its contrib package). */
 const extensions = { pg_trgm };
 
-/** `source`: a data directory to persist in, a dump to start from (tests), or nothing for a blank in-memory one. */
-export async function openPglite(source?: { dataDir: string } | { dump: Blob }): Promise<Database> {
-  const client =
-    source && "dump" in source
-      ? new PGlite({ loadDataDir: source.dump, extensions })
-      : new PGlite({ ...(source?.dataDir ? { dataDir: source.dataDir } : {}), extensions });
+/**
+ * `source`: a data directory to persist in, a dump to start from (tests; into `dataDir` when both are given), or
+ * nothing for a blank in-memory one.
+ */
+export async function openPglite(source: { dataDir?: string; dump?: Blob } = {}): Promise<Database> {
+  const client = new PGlite({
+    ...(source.dataDir ? { dataDir: source.dataDir } : {}),
+    ...(source.dump ? { loadDataDir: source.dump } : {}),
+    extensions,
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   return {

@@ -35,6 +35,12 @@ export async function adminQuery(adminUrl: string, text: string): Promise<void> 
 
 let dump: Blob | undefined;
 
+/** Writes a copy of the migrated template into a PGlite data directory that a server process then opens. */
+export async function seedPgliteDataDir(dataDir: string, dumpFile: string): Promise<void> {
+  const database = await openPglite({ dataDir, dump: new Blob([await readFile(dumpFile)]) });
+  await database.close();
+}
+
 export async function openTestDatabase(): Promise<Database> {
   const template = inject("testDbTemplate");
   if (template.kind === "pglite") {
