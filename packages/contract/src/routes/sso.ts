@@ -1,0 +1,207 @@
+// [GO] Enterprise single sign-on routes: a team's SSO connections (OIDC or SAML 2.0 identity providers), starting an
+// SSO sign-in (by connection or by the e-mail's verified domain), and the identity providers' return addresses.
+// The sign-in ends like an OAuth one: the app gets an authorization code for `POST /auth/oauth/token`.
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { listOf, successSchema } from "../schemas/common.ts";
+
+const SERVER_ACCESS = ["server", "admin"] as const;
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAG = "SSO";
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Must be an http(s) URL");
+const text = z.string().min(1).max(4096);
+/** A PEM certificate or its base64 body, as identity providers show them. */
+const certificate = z.string().min(16).max(16_384);
+
+/**
+ * How the identity provider's claims or attributes become the user's: the claim (OIDC) or attribute name (SAML)
+ * holding each value, and which team permissions a group grants on top of the team's default ones.
+ */
+export const ssoAttributeMappingSchema = z
+  .strictObject({
+    email: z.string().min(1).max(256).default("email"),
+    name: z.string().min(1).max(256).default("name"),
+    groups: z.string().min(1).max(256).default("groups"),
+    group_permissions: z
+      .record(z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(50))
+      .refine((value) => Object.keys(value).length <= 100, "At most 100 groups")
+      .default({}),
+  })
+  .meta({ id: "SsoAttributeMapping" });
+
+const oidcSettingsSchema = z.object({
+  issuer_url: z.string(),
+  client_id: z.string(),
+  /** The callback to register at the identity provider. */
+  redirect_uri: z.string(),
+});
+
+const samlSettingsSchema = z.object({
+  idp_entity_id: z.string(),
+  idp_sso_url: z.string(),
+  /** The PEM certificates whose signatures are accepted: two during a rotation. */
+  idp_certificates: z.array(z.string()),
+  /** What to paste into the identity provider. */
+  sp_entity_id: z.string(),
+  acs_url: z.string(),
+  sp_metadata_url: z.string(),
+});
+
+export const ssoConnectionSchema = z
+  .object({
+    id: z.uuid(),
+    team_id: z.uuid(),
+    protocol: z.enum(["oidc", "saml"]),
+    display_name: z.string(),
+    enabled: z.boolean(),
+    attribute_mapping: ssoAttributeMappingSchema,
+    oidc: oidcSettingsSchema.nullable(),
+    saml: samlSettingsSchema.nullable(),
+    created_at_millis: z.number(),
+  })
+  .meta({ id: "SsoConnection" });
+
+export type SsoConnection = z.output<typeof ssoConnectionSchema>;
+
+const oidcInput = z.strictObject({
+  /** The issuer; its `/.well-known/openid-configuration` is read at every sign-in. */
+  issuer_url: httpUrl,
+  client_id: text,
+  client_secret: text,
+});
+
+const samlInput = z.strictObject({
+  /** The identity provider's metadata document (XML), or where to fetch it; or the three values by hand. */
+  idp_metadata_xml: z.string().min(1).max(262_144).optional(),
+  idp_metadata_url: httpUrl.optional(),
+  idp_entity_id: text.optional(),
+  idp_sso_url: httpUrl.optional(),
+  idp_certificates: z.array(certificate).min(1).max(2).optional(),
+});
+
+const commonInput = {
+  display_name: z.string().min(1).max(256),
+  enabled: z.boolean().default(true),
+  attribute_mapping: ssoAttributeMappingSchema.optional(),
+};
+
+export const createSsoConnectionBodySchema = z.discriminatedUnion("protocol", [
+  z.strictObject({ protocol: z.literal("oidc"), ...commonInput, oidc: oidcInput }),
+  z.strictObject({ protocol: z.literal("saml"), ...commonInput, saml: samlInput }),
+]);
+
+export type CreateSsoConnectionBody = z.output<typeof createSsoConnectionBodySchema>;
+
+const teamParams = z.strictObject({ team_id: z.uuid() });
+const connectionParams = z.strictObject({ team_id: z.uuid(), connection_id: z.uuid() });
+
+export const listSsoConnectionsRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/teams/{team_id}/sso-connections",
+  access: SERVER_ACCESS,
+  summary: "[GO] Lists a team's SSO connections, oldest first",
+  tag: TAG,
+  params: teamParams,
+  response: { status: 200, kind: "json", schema: listOf(ssoConnectionSchema) },
+});
+
+export const createSsoConnectionRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/teams/{team_id}/sso-connections",
+  access: SERVER_ACCESS,
+  summary: "[GO] Connects an OIDC or SAML 2.0 identity provider to a team",
+  tag: TAG,
+  params: teamParams,
+  body: createSsoConnectionBodySchema,
+  response: { status: 201, kind: "json", schema: ssoConnectionSchema },
+});
+
+export const getSsoConnectionRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
+  access: SERVER_ACCESS,
+  summary: "[GO] Reads an SSO connection (its secrets are never shown)",
+  tag: TAG,
+  params: connectionParams,
+  response: { status: 200, kind: "json", schema: ssoConnectionSchema },
+});
+
+export const updateSsoConnectionRoute = defineRoute({
+  method: "PATCH",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
+  access: SERVER_ACCESS,
+  summary: "[GO] Renames, enables or disables an SSO connection, or changes its mapping, secret or certificates",
+  tag: TAG,
+  params: connectionParams,
+  body: z.strictObject({
+    display_name: commonInput.display_name.optional(),
+    enabled: z.boolean().optional(),
+    attribute_mapping: ssoAttributeMappingSchema.optional(),
+    oidc: oidcInput.partial().optional(),
+    saml: samlInput.optional(),
+  }),
+  response: { status: 200, kind: "json", schema: ssoConnectionSchema },
+});
+
+export const deleteSsoConnectionRoute = defineRoute({
+  method: "DELETE",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
+  access: SERVER_ACCESS,
+  summary: "[GO] Removes an SSO connection and the identities it signed in",
+  tag: TAG,
+  params: connectionParams,
+  response: { status: 200, kind: "json", schema: successSchema },
+});
+
+export const ssoAuthorizeRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/sso/authorize",
+  access: ANY_ACCESS,
+  summary:
+    "[GO] Starts an SSO sign-in through a connection, or through the connection of the e-mail's verified domain: " +
+    "answers the identity provider's URL to send the browser to. The sign-in returns to `redirect_uri` with an " +
+    "authorization code for `POST /auth/oauth/token`, as an OAuth sign-in does",
+  tag: TAG,
+  body: z.strictObject({
+    connection_id: z.uuid().optional(),
+    email: z.email().max(256).optional(),
+    redirect_uri: text,
+    state: text,
+    code_challenge: z.string().min(43).max(128),
+    code_challenge_method: z.literal("S256").default("S256"),
+    error_redirect_uri: text.optional(),
+    after_callback_redirect_url: text.optional(),
+  }),
+  response: {
+    status: 200,
+    kind: "json",
+    schema: z.object({ location: z.string(), connection_id: z.uuid() }),
+  },
+});
+
+export const ssoOidcCallbackRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/auth/sso/oidc/{connection_id}/callback",
+  access: "none",
+  summary:
+    "[GO] Where an OIDC identity provider returns: validates the id_token, signs the user in (just in time) and " +
+    "sends them to the app's redirect URI with an authorization code (303)",
+  tag: TAG,
+  params: z.strictObject({ connection_id: z.uuid() }),
+  tolerateUnknownFields: true,
+  response: { status: 303, kind: "redirect", description: "To the app's redirect URI" },
+});
+
+export const ssoRoutes = [
+  listSsoConnectionsRoute,
+  createSsoConnectionRoute,
+  getSsoConnectionRoute,
+  updateSsoConnectionRoute,
+  deleteSsoConnectionRoute,
+  ssoAuthorizeRoute,
+  ssoOidcCallbackRoute,
+] as const;
