@@ -58,6 +58,7 @@ import { createTeamService } from "./services/teams.ts";
 import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
+import { createSso } from "./sso/index.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
@@ -356,6 +357,18 @@ export function createDeps(options: DepsOptions) {
       accounts: oauthAccounts,
       directory: oauthDirectory,
       tokenBox: oauthBox,
+    }),
+    sso: createSso({
+      db,
+      clock,
+      secret: options.secret,
+      baseUrl: options.baseUrl,
+      codes,
+      projectsRepo,
+      teamsRepo,
+      usersRepo,
+      users,
+      teams,
     }),
     connectedAccounts: createConnectedAccounts({
       clock,

@@ -775,7 +775,10 @@ export const ssoIdentities = pgTable(
     email: text("email"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.connectionId, t.subject] }), index("sso_identities_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.subject] }),
+    index("sso_identities_user_idx").on(t.userId),
+  ],
 );
 
 /**
@@ -791,7 +794,10 @@ export const ssoAssertionIds = pgTable(
     assertionId: text("assertion_id").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.connectionId, t.assertionId] }), index("sso_assertion_ids_expiry_idx").on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.assertionId] }),
+    index("sso_assertion_ids_expiry_idx").on(t.expiresAt),
+  ],
 );
 
 /**
@@ -815,8 +821,6 @@ export const ssoDomains = pgTable(
   },
   (t) => [
     uniqueIndex("sso_domains_team_domain_idx").on(t.teamId, t.domain),
-    uniqueIndex("sso_domains_verified_idx")
-      .on(t.projectId, t.domain)
-      .where(sql`${t.verifiedAt} is not null`),
+    uniqueIndex("sso_domains_verified_idx").on(t.projectId, t.domain).where(sql`${t.verifiedAt} is not null`),
   ],
 );

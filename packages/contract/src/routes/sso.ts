@@ -12,7 +12,10 @@ const TAG = "SSO";
 const httpUrl = z
   .string()
   .max(2048)
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Must be an http(s) URL");
+  .refine(
+    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+    "Must be an http(s) URL",
+  );
 const text = z.string().min(1).max(4096);
 /** A PEM certificate or its base64 body, as identity providers show them. */
 const certificate = z.string().min(16).max(16_384);
@@ -134,7 +137,8 @@ export const updateSsoConnectionRoute = defineRoute({
   method: "PATCH",
   path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
   access: SERVER_ACCESS,
-  summary: "[GO] Renames, enables or disables an SSO connection, or changes its mapping, secret or certificates",
+  summary:
+    "[GO] Renames, enables or disables an SSO connection, or changes its mapping, secret or certificates",
   tag: TAG,
   params: connectionParams,
   body: z.strictObject({

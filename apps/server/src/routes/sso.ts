@@ -1,0 +1,57 @@
+// [GO] SSO routes: a team's connections (server and admin access), starting an SSO sign-in, and the identity
+// providers' return addresses. Thin handlers over sso/connections.ts and sso/flow.ts.
+import {
+  createSsoConnectionRoute,
+  deleteSsoConnectionRoute,
+  getSsoConnectionRoute,
+  listSsoConnectionsRoute,
+  ssoAuthorizeRoute,
+  ssoOidcCallbackRoute,
+  updateSsoConnectionRoute,
+} from "@gatehouse/contract";
+import type { Hono } from "hono";
+import { inTransaction } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import { projectOf } from "./auth.ts";
+
+const redirect = (location: string) => new Response(null, { status: 303, headers: { location } });
+
+export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  const { connections, flow } = deps.sso;
+
+  bindRoute(app, deps, listSsoConnectionsRoute, async ({ params }, { caller }) => {
+    const items = await connections.list(deps.db, projectOf(caller).id, params.team_id);
+    return { items, is_paginated: false as const };
+  });
+
+  bindRoute(app, deps, createSsoConnectionRoute, async ({ params, body }, { caller }) =>
+    inTransaction(deps.db, (tx) => connections.create(tx, projectOf(caller).id, params.team_id, body)),
+  );
+
+  bindRoute(app, deps, getSsoConnectionRoute, async ({ params }, { caller }) =>
+    connections.get(deps.db, projectOf(caller).id, params.team_id, params.connection_id),
+  );
+
+  bindRoute(app, deps, updateSsoConnectionRoute, async ({ params, body }, { caller }) =>
+    inTransaction(deps.db, (tx) =>
+      connections.update(tx, projectOf(caller).id, params.team_id, params.connection_id, body),
+    ),
+  );
+
+  bindRoute(app, deps, deleteSsoConnectionRoute, async ({ params }, { caller }) => {
+    await inTransaction(deps.db, (tx) =>
+      connections.delete(tx, projectOf(caller).id, params.team_id, params.connection_id),
+    );
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, ssoAuthorizeRoute, async ({ body }, { caller }) => {
+    const { location, connectionId } = await flow.authorize(projectOf(caller), body);
+    return { location, connection_id: connectionId };
+  });
+
+  bindRoute(app, deps, ssoOidcCallbackRoute, async ({ params }, { request }) =>
+    redirect(await flow.oidcCallback(params.connection_id, new URL(request.url))),
+  );
+}

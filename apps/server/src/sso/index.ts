@@ -1,0 +1,60 @@
+// The SSO capability's parts, built once from the composition root (deps.ts): connections, the relying parties, the
+// provisioning rules and the sign-in flow.
+import type { Clock } from "../clock.ts";
+import { createSecretBox } from "../crypto/secret-box.ts";
+import type { Db } from "../db/client.ts";
+import type { ProjectsRepo } from "../db/projects-repo.ts";
+import type { TeamsRepo } from "../db/teams-repo.ts";
+import type { UsersRepo } from "../db/users-repo.ts";
+import type { TeamService } from "../services/teams.ts";
+import type { UserService } from "../services/users.ts";
+import type { VerificationCodeService } from "../services/verification-codes.ts";
+import { createSsoConnections } from "./connections.ts";
+import { createSsoFlow } from "./flow.ts";
+import { createOidcRelyingParty } from "./oidc.ts";
+import { createProvisioning } from "./provisioning.ts";
+import { createSsoRepo } from "./repo.ts";
+
+export type SsoDeps = {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  baseUrl: string;
+  codes: VerificationCodeService;
+  projectsRepo: ProjectsRepo;
+  teamsRepo: TeamsRepo;
+  usersRepo: UsersRepo;
+  users: UserService;
+  teams: TeamService;
+};
+
+export function createSso(deps: SsoDeps) {
+  const repo = createSsoRepo();
+  const secretsBox = createSecretBox(deps.secret, "sso-secrets");
+  const connections = createSsoConnections({
+    repo,
+    teamsRepo: deps.teamsRepo,
+    clock: deps.clock,
+    baseUrl: deps.baseUrl,
+    box: secretsBox,
+  });
+  const provisioning = createProvisioning({
+    repo,
+    usersRepo: deps.usersRepo,
+    users: deps.users,
+    teams: deps.teams,
+  });
+  const flow = createSsoFlow({
+    db: deps.db,
+    codes: deps.codes,
+    projectsRepo: deps.projectsRepo,
+    repo,
+    provisioning,
+    oidc: createOidcRelyingParty({ clock: deps.clock, box: secretsBox }),
+    baseUrl: deps.baseUrl,
+    box: createSecretBox(deps.secret, "sso-flow"),
+  });
+  return { repo, connections, flow };
+}
+
+export type Sso = ReturnType<typeof createSso>;
