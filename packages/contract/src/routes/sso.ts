@@ -3,19 +3,14 @@
 // The sign-in ends like an OAuth one: the app gets an authorization code for `POST /auth/oauth/token`.
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { urlSchema } from "../schemas/auth.ts";
 import { listOf, successSchema } from "../schemas/common.ts";
 
 const SERVER_ACCESS = ["server", "admin"] as const;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAG = "SSO";
 
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-    "Must be an http(s) URL",
-  );
+const httpUrl = urlSchema;
 const text = z.string().min(1).max(4096);
 /** A PEM certificate or its base64 body, as identity providers show them. */
 const certificate = z.string().min(16).max(16_384);
