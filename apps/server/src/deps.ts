@@ -369,6 +369,8 @@ export function createDeps(options: DepsOptions) {
       usersRepo,
       users,
       teams,
+      // The same switch as webhooks': only tests and development reach their own network.
+      allowPrivateUrls,
     }),
     connectedAccounts: createConnectedAccounts({
       clock,

@@ -7,6 +7,8 @@ import {
   listSsoConnectionsRoute,
   ssoAuthorizeRoute,
   ssoOidcCallbackRoute,
+  ssoSamlAcsRoute,
+  ssoSamlMetadataRoute,
   updateSsoConnectionRoute,
 } from "@gatehouse/contract";
 import type { Hono } from "hono";
@@ -53,5 +55,19 @@ export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
 
   bindRoute(app, deps, ssoOidcCallbackRoute, async ({ params }, { request }) =>
     redirect(await flow.oidcCallback(params.connection_id, new URL(request.url))),
+  );
+
+  bindRoute(
+    app,
+    deps,
+    ssoSamlMetadataRoute,
+    async ({ params }) =>
+      new Response(await flow.samlMetadata(params.connection_id), {
+        headers: { "content-type": "application/samlmetadata+xml; charset=utf-8" },
+      }),
+  );
+
+  bindRoute(app, deps, ssoSamlAcsRoute, async ({ params, body }) =>
+    redirect(await flow.samlAcs(params.connection_id, body)),
   );
 }

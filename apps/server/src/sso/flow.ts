@@ -18,12 +18,19 @@ import type { Project } from "../services/projects.ts";
 import { assertTrustedUrl, isTrustedUrl } from "../services/trusted-urls.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
 import { TextError } from "../text-error.ts";
-import { type OidcSettings, ssoUrls } from "./connections.ts";
+import { type OidcSettings, type SamlSettings, ssoUrls } from "./connections.ts";
 import type { IdentityClaims, OidcRelyingParty } from "./oidc.ts";
 import type { AssertedIdentity, Provisioning } from "./provisioning.ts";
 import type { SsoConnectionRow, SsoRepo } from "./repo.ts";
+import type { SamlServiceProvider, VerifiedAssertion } from "./saml.ts";
 
 const INVALID_STATE = "Invalid SSO state. Please try signing in again.";
+
+/** A provider's identity, and for SAML the assertion whose id must be used once. */
+type Identified = AssertedIdentity & { assertion?: VerifiedAssertion };
+
+const invalid = (connectionId: string, reason: string) =>
+  KnownErrors.SSO_IDENTITY_PROVIDER_ERROR({ connection_id: connectionId, reason });
 
 /** What `authorize` stores under the state. */
 export type SsoFlowData = {
@@ -35,6 +42,8 @@ export type SsoFlowData = {
   code_challenge: string;
   sealed_verifier: string;
   nonce: string;
+  /** SAML: the id of our AuthnRequest, which the assertion must answer (InResponseTo). */
+  saml_request_id?: string;
 };
 
 export type AuthorizeInput = {
@@ -54,6 +63,7 @@ export type SsoFlowDeps = {
   repo: SsoRepo;
   provisioning: Provisioning;
   oidc: OidcRelyingParty;
+  saml: SamlServiceProvider;
   baseUrl: string;
   /** Seals our PKCE verifiers inside the stored flow. */
   box: SecretBox;
@@ -139,7 +149,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     project: Project,
     flow: SsoFlowData,
     connectionId: string,
-    identify: (connection: SsoConnectionRow) => Promise<AssertedIdentity>,
+    identify: (connection: SsoConnectionRow) => Promise<Identified>,
   ): Promise<string> {
     try {
       const connection = await deps.repo.findConnection(deps.db, project.id, connectionId);
@@ -161,6 +171,55 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     }
   }
 
+  /** An assertion is accepted once, in every process (the id is kept in the database until it expires). */
+  async function useAssertion(db: Db, connectionId: string, assertion: VerifiedAssertion | undefined) {
+    if (!assertion) return;
+    if (!(await deps.repo.useAssertionId(db, connectionId, assertion.assertionId, assertion.expiresAt))) {
+      throw invalid(connectionId, "This assertion was already used (a replay).");
+    }
+  }
+
+  /** The enabled SAML connection a response was posted to, and its project. */
+  async function samlConnection(
+    connectionId: string,
+  ): Promise<{ project: Project; connection: SsoConnectionRow }> {
+    const connection = await deps.repo.findConnectionAnywhere(deps.db, connectionId);
+    const project = connection && (await deps.projectsRepo.find(connection.projectId));
+    if (!connection?.enabled || connection.protocol !== "saml" || !project) {
+      throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connectionId });
+    }
+    return { project, connection };
+  }
+
+  /**
+   * An IdP-initiated response signs no one in by itself: nothing ties it to this browser, so accepting it would let
+   * anyone who holds a valid response (or makes a victim post one) plant a session. Once validated (and its id used),
+   * the user is sent to the app with `sso_connection_id`, whose SP-initiated sign-in then passes through the IdP's
+   * existing session. RelayState is followed only to a URL the project trusts (no open redirect).
+   */
+  async function idpInitiated(
+    connectionId: string,
+    samlResponse: string,
+    relayState: string,
+  ): Promise<string> {
+    const { project, connection } = await samlConnection(connectionId);
+    const assertion = await deps.saml.validate(
+      connectionId,
+      connection.settings as SamlSettings,
+      samlResponse,
+    );
+    if (assertion.inResponseTo)
+      throw invalid(connectionId, "The response answers a request that is not pending.");
+    await useAssertion(deps.db, connectionId, assertion);
+    const domain = project.config.domains[0];
+    const fallback = domain && `${domain.domain.replace(/\/$/, "")}${domain.handler_path}/sign-in`;
+    const target = relayState && isTrustedUrl(project.config, relayState) ? relayState : fallback;
+    if (!target) throw new TextError(400, "This project has no trusted domain to continue the sign-in on.");
+    const url = new URL(target);
+    url.searchParams.set("sso_connection_id", connectionId);
+    return url.toString();
+  }
+
   return {
     async authorize(
       project: Project,
@@ -172,6 +231,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
       const connection = await resolveConnection(project, input);
       const verifier = randomBytes(32).toString("base64url");
       const nonce = randomBytes(24).toString("base64url");
+      const samlRequestId = `_${randomBytes(20).toString("hex")}`;
       const data: SsoFlowData = {
         connection_id: connection.id,
         redirect_uri: input.redirect_uri,
@@ -181,6 +241,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
         code_challenge: input.code_challenge,
         sealed_verifier: deps.box.seal(verifier),
         nonce,
+        ...(connection.protocol === "saml" ? { saml_request_id: samlRequestId } : {}),
       };
       const { code: state } = await inTransaction(deps.db, (tx) =>
         deps.codes.create(tx, { projectId: project.id, purpose: "sso_flow", data }),
@@ -218,6 +279,40 @@ export function createSsoFlow(deps: SsoFlowDeps) {
         );
         return { subject: claims.sub, attributes: claims };
       });
+    },
+
+    /** The SAML ACS: an answer to our request (RelayState is a pending flow), or an IdP-initiated response. */
+    async samlAcs(
+      connectionId: string,
+      form: { SAMLResponse?: string; RelayState?: string },
+    ): Promise<string> {
+      const samlResponse = form.SAMLResponse ?? "";
+      if (!samlResponse) throw KnownErrors.SCHEMA_ERROR({ message: "SAMLResponse is required." });
+      const relayState = form.RelayState ?? "";
+      const pending =
+        relayState.length < 100 && relayState ? await deps.codes.find("sso_flow", relayState) : undefined;
+      if (!pending) return idpInitiated(connectionId, samlResponse, relayState);
+      const { project, flow } = await consume(connectionId, relayState);
+      return finish(project, flow, connectionId, async (connection) => {
+        if (connection.protocol !== "saml")
+          throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connectionId });
+        const assertion = await deps.saml.validate(
+          connectionId,
+          connection.settings as SamlSettings,
+          samlResponse,
+        );
+        // Bound to the request this browser's flow sent: a response captured elsewhere does not fit another flow.
+        if (!flow.saml_request_id || assertion.inResponseTo !== flow.saml_request_id) {
+          throw invalid(connectionId, "The response does not answer this sign-in's request.");
+        }
+        return { subject: assertion.subject, attributes: assertion.attributes, assertion };
+      });
+    },
+
+    /** Our SP metadata for a SAML connection (public: identity providers fetch it). */
+    async samlMetadata(connectionId: string): Promise<string> {
+      const { connection } = await samlConnection(connectionId);
+      return deps.saml.metadata(connectionId, connection.settings as SamlSettings);
     },
   };
 }

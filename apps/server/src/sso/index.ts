@@ -14,6 +14,7 @@ import { createSsoFlow } from "./flow.ts";
 import { createOidcRelyingParty } from "./oidc.ts";
 import { createProvisioning } from "./provisioning.ts";
 import { createSsoRepo } from "./repo.ts";
+import { createSamlServiceProvider } from "./saml.ts";
 
 export type SsoDeps = {
   db: Db;
@@ -26,17 +27,21 @@ export type SsoDeps = {
   usersRepo: UsersRepo;
   users: UserService;
   teams: TeamService;
+  /** IdP metadata URLs may point at loopback and private addresses (tests and development only). */
+  allowPrivateUrls: boolean;
 };
 
 export function createSso(deps: SsoDeps) {
   const repo = createSsoRepo();
   const secretsBox = createSecretBox(deps.secret, "sso-secrets");
+  const saml = createSamlServiceProvider({ baseUrl: deps.baseUrl, allowPrivateUrls: deps.allowPrivateUrls });
   const connections = createSsoConnections({
     repo,
     teamsRepo: deps.teamsRepo,
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     box: secretsBox,
+    samlSettings: saml.settingsFrom,
   });
   const provisioning = createProvisioning({
     repo,
@@ -51,6 +56,7 @@ export function createSso(deps: SsoDeps) {
     repo,
     provisioning,
     oidc: createOidcRelyingParty({ clock: deps.clock, box: secretsBox }),
+    saml,
     baseUrl: deps.baseUrl,
     box: createSecretBox(deps.secret, "sso-flow"),
   });

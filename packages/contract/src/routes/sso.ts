@@ -19,17 +19,15 @@ const certificate = z.string().min(16).max(16_384);
  * How the identity provider's claims or attributes become the user's: the claim (OIDC) or attribute name (SAML)
  * holding each value, and which team permissions a group grants on top of the team's default ones.
  */
-export const ssoAttributeMappingSchema = z
-  .strictObject({
-    email: z.string().min(1).max(256).default("email"),
-    name: z.string().min(1).max(256).default("name"),
-    groups: z.string().min(1).max(256).default("groups"),
-    group_permissions: z
-      .record(z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(50))
-      .refine((value) => Object.keys(value).length <= 100, "At most 100 groups")
-      .default({}),
-  })
-  .meta({ id: "SsoAttributeMapping" });
+export const ssoAttributeMappingSchema = z.strictObject({
+  email: z.string().min(1).max(256).default("email"),
+  name: z.string().min(1).max(256).default("name"),
+  groups: z.string().min(1).max(256).default("groups"),
+  group_permissions: z
+    .record(z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(50))
+    .refine((value) => Object.keys(value).length <= 100, "At most 100 groups")
+    .default({}),
+});
 
 const oidcSettingsSchema = z.object({
   issuer_url: z.string(),
@@ -195,6 +193,37 @@ export const ssoOidcCallbackRoute = defineRoute({
   response: { status: 303, kind: "redirect", description: "To the app's redirect URI" },
 });
 
+const samlParams = z.strictObject({ connection_id: z.uuid() });
+
+export const ssoSamlMetadataRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/auth/sso/saml/{connection_id}/metadata",
+  access: "none",
+  summary:
+    "[GO] Our SAML service provider metadata for a connection (entity id, ACS URL), for the identity provider",
+  tag: TAG,
+  params: samlParams,
+  response: { status: 200, kind: "text", description: "SAML metadata (XML)" },
+});
+
+export const ssoSamlAcsRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/auth/sso/saml/{connection_id}/acs",
+  access: "none",
+  summary:
+    "[GO] The assertion consumer service: validates the IdP's signed assertion; an answer to our request signs the " +
+    "user in and goes to the app's redirect URI with an authorization code, an IdP-initiated one goes to the app to " +
+    "start an SP-initiated sign-in (303)",
+  tag: TAG,
+  params: samlParams,
+  body: z.object({
+    SAMLResponse: z.string().min(1).max(1_000_000),
+    RelayState: z.string().max(4096).optional(),
+  }),
+  tolerateUnknownFields: true,
+  response: { status: 303, kind: "redirect", description: "To the app" },
+});
+
 export const ssoRoutes = [
   listSsoConnectionsRoute,
   createSsoConnectionRoute,
@@ -203,4 +232,6 @@ export const ssoRoutes = [
   deleteSsoConnectionRoute,
   ssoAuthorizeRoute,
   ssoOidcCallbackRoute,
+  ssoSamlMetadataRoute,
+  ssoSamlAcsRoute,
 ] as const;
