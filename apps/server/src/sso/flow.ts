@@ -172,9 +172,9 @@ export function createSsoFlow(deps: SsoFlowDeps) {
   }
 
   /** An assertion is accepted once, in every process (the id is kept in the database until it expires). */
-  async function useAssertion(db: Db, connectionId: string, assertion: VerifiedAssertion | undefined) {
+  async function spendAssertion(db: Db, connectionId: string, assertion: VerifiedAssertion | undefined) {
     if (!assertion) return;
-    if (!(await deps.repo.useAssertionId(db, connectionId, assertion.assertionId, assertion.expiresAt))) {
+    if (!(await deps.repo.recordAssertionId(db, connectionId, assertion.assertionId, assertion.expiresAt))) {
       throw invalid(connectionId, "This assertion was already used (a replay).");
     }
   }
@@ -210,7 +210,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     );
     if (assertion.inResponseTo)
       throw invalid(connectionId, "The response answers a request that is not pending.");
-    await useAssertion(deps.db, connectionId, assertion);
+    await spendAssertion(deps.db, connectionId, assertion);
     const domain = project.config.domains[0];
     const fallback = domain && `${domain.domain.replace(/\/$/, "")}${domain.handler_path}/sign-in`;
     const target = relayState && isTrustedUrl(project.config, relayState) ? relayState : fallback;
@@ -246,8 +246,11 @@ export function createSsoFlow(deps: SsoFlowDeps) {
       const { code: state } = await inTransaction(deps.db, (tx) =>
         deps.codes.create(tx, { projectId: project.id, purpose: "sso_flow", data }),
       );
-      if (connection.protocol !== "oidc")
-        throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connection.id });
+      if (connection.protocol === "saml") {
+        const settings = connection.settings as SamlSettings;
+        const location = await deps.saml.authorizationUrl(connection.id, settings, samlRequestId, state);
+        return { location, connectionId: connection.id };
+      }
       const location = await deps.oidc.authorizationUrl(connection.id, connection.settings as OidcSettings, {
         redirectUri: ssoUrls(deps.baseUrl, connection.id).oidcCallback,
         state,

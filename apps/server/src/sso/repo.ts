@@ -68,7 +68,7 @@ export function createSsoRepo() {
      * Records an assertion id as used; false when it already was (a replay). The primary key decides, so two
      * processes receiving the same assertion at once cannot both accept it.
      */
-    async useAssertionId(
+    async recordAssertionId(
       db: Db,
       connectionId: string,
       assertionId: string,
