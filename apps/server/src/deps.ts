@@ -94,6 +94,8 @@ export type DepsOptions = {
   sharedOAuth?: Record<string, OAuthCredentials>;
   /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers without credentials use test identities. */
   developmentOAuth?: readonly string[];
+  /** GATEHOUSE_SSO_DNS_SERVERS: resolvers for SSO domain verification (the system's when empty). */
+  ssoDnsServers?: readonly string[];
   /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
   dashboardDir?: string;
   /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
@@ -371,6 +373,7 @@ export function createDeps(options: DepsOptions) {
       teams,
       // The same switch as webhooks': only tests and development reach their own network.
       allowPrivateUrls,
+      dnsServers: options.ssoDnsServers ?? [],
     }),
     connectedAccounts: createConnectedAccounts({
       clock,

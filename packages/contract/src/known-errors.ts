@@ -659,6 +659,13 @@ export const SSO_DOMAIN_NOT_FOUND = /* @__PURE__ */ define<{ domain: string }>("
   message: (a) => `No verified SSO connection signs in addresses of ${a.domain}.`,
   details: (a) => ({ domain: a.domain }),
 });
+export const SSO_DOMAIN_VERIFICATION_FAILED = /* @__PURE__ */ define<{ domain: string; reason: string }>(
+  "SSO_DOMAIN_VERIFICATION_FAILED",
+  {
+    message: (a) => `The domain ${a.domain} could not be verified: ${a.reason}`,
+    details: (a) => ({ domain: a.domain, reason: a.reason }),
+  },
+);
 export const SSO_REQUIRED = /* @__PURE__ */ define<{ domain: string }>("SSO_REQUIRED", {
   message: (a) =>
     `Addresses of ${a.domain} must sign in with their organization's single sign-on ("Continue with SSO").`,
@@ -785,6 +792,7 @@ export const KnownErrors = {
   SSO_CONNECTION_NOT_FOUND,
   SSO_IDENTITY_PROVIDER_ERROR,
   SSO_DOMAIN_NOT_FOUND,
+  SSO_DOMAIN_VERIFICATION_FAILED,
   SSO_REQUIRED,
   SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION,
 };

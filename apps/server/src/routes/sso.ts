@@ -2,14 +2,19 @@
 // providers' return addresses. Thin handlers over sso/connections.ts and sso/flow.ts.
 import {
   createSsoConnectionRoute,
+  createSsoDomainRoute,
   deleteSsoConnectionRoute,
+  deleteSsoDomainRoute,
   getSsoConnectionRoute,
   listSsoConnectionsRoute,
+  listSsoDomainsRoute,
   ssoAuthorizeRoute,
   ssoOidcCallbackRoute,
   ssoSamlAcsRoute,
   ssoSamlMetadataRoute,
   updateSsoConnectionRoute,
+  updateSsoDomainRoute,
+  verifySsoDomainRoute,
 } from "@gatehouse/contract";
 import type { Hono } from "hono";
 import { inTransaction } from "../db/client.ts";
@@ -20,7 +25,7 @@ import { projectOf } from "./auth.ts";
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location } });
 
 export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  const { connections, flow } = deps.sso;
+  const { connections, domains, flow } = deps.sso;
 
   bindRoute(app, deps, listSsoConnectionsRoute, async ({ params }, { caller }) => {
     const items = await connections.list(deps.db, projectOf(caller).id, params.team_id);
@@ -45,6 +50,29 @@ export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
     await inTransaction(deps.db, (tx) =>
       connections.delete(tx, projectOf(caller).id, params.team_id, params.connection_id),
     );
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, listSsoDomainsRoute, async ({ params }, { caller }) => {
+    const items = await domains.list(deps.db, projectOf(caller).id, params.team_id);
+    return { items, is_paginated: false as const };
+  });
+
+  bindRoute(app, deps, createSsoDomainRoute, async ({ params, body }, { caller }) =>
+    domains.create(deps.db, projectOf(caller).id, params.team_id, body),
+  );
+
+  // The DNS lookup runs outside any transaction: a slow resolver must not hold a database connection.
+  bindRoute(app, deps, verifySsoDomainRoute, async ({ params }, { caller }) =>
+    domains.verify(deps.db, projectOf(caller).id, params.team_id, params.domain_id),
+  );
+
+  bindRoute(app, deps, updateSsoDomainRoute, async ({ params, body }, { caller }) =>
+    domains.update(deps.db, projectOf(caller).id, params.team_id, params.domain_id, body),
+  );
+
+  bindRoute(app, deps, deleteSsoDomainRoute, async ({ params }, { caller }) => {
+    await domains.delete(deps.db, projectOf(caller).id, params.team_id, params.domain_id);
     return { success: true as const };
   });
 

@@ -10,6 +10,7 @@ import type { TeamService } from "../services/teams.ts";
 import type { UserService } from "../services/users.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
 import { createSsoConnections } from "./connections.ts";
+import { createSsoDomains } from "./domains.ts";
 import { createSsoFlow } from "./flow.ts";
 import { createOidcRelyingParty } from "./oidc.ts";
 import { createProvisioning } from "./provisioning.ts";
@@ -29,6 +30,8 @@ export type SsoDeps = {
   teams: TeamService;
   /** IdP metadata URLs may point at loopback and private addresses (tests and development only). */
   allowPrivateUrls: boolean;
+  /** Resolvers for domain verification (`host` or `host:port`); the system's when empty. */
+  dnsServers: readonly string[];
 };
 
 export function createSso(deps: SsoDeps) {
@@ -60,7 +63,13 @@ export function createSso(deps: SsoDeps) {
     baseUrl: deps.baseUrl,
     box: createSecretBox(deps.secret, "sso-flow"),
   });
-  return { repo, connections, flow };
+  const domains = createSsoDomains({
+    repo,
+    teamsRepo: deps.teamsRepo,
+    clock: deps.clock,
+    dnsServers: deps.dnsServers,
+  });
+  return { repo, connections, domains, flow };
 }
 
 export type Sso = ReturnType<typeof createSso>;

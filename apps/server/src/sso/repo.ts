@@ -102,6 +102,48 @@ export function createSsoRepo() {
       return row;
     },
 
+    async listDomains(db: Db, projectId: string, teamId: string): Promise<SsoDomainRow[]> {
+      return db
+        .select()
+        .from(ssoDomains)
+        .where(and(eq(ssoDomains.projectId, projectId), eq(ssoDomains.teamId, teamId)))
+        .orderBy(asc(ssoDomains.createdAt), asc(ssoDomains.id));
+    },
+
+    async findDomain(
+      db: Db,
+      projectId: string,
+      teamId: string,
+      id: string,
+    ): Promise<SsoDomainRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(ssoDomains)
+        .where(
+          and(eq(ssoDomains.projectId, projectId), eq(ssoDomains.teamId, teamId), eq(ssoDomains.id, id)),
+        );
+      return row;
+    },
+
+    async insertDomain(db: Db, row: typeof ssoDomains.$inferInsert): Promise<SsoDomainRow> {
+      const [inserted] = await db.insert(ssoDomains).values(row).returning();
+      if (!inserted) throw new Error("insert returned no row");
+      return inserted;
+    },
+
+    async updateDomain(
+      db: Db,
+      id: string,
+      changes: Partial<Pick<SsoDomainRow, "verifiedAt" | "connectionId" | "enforceSso">>,
+    ): Promise<SsoDomainRow | undefined> {
+      const [row] = await db.update(ssoDomains).set(changes).where(eq(ssoDomains.id, id)).returning();
+      return row;
+    },
+
+    async deleteDomain(db: Db, id: string): Promise<void> {
+      await db.delete(ssoDomains).where(eq(ssoDomains.id, id));
+    },
+
     /** Forgets assertion ids whose assertions have expired: they can no longer be replayed anyway. */
     async sweepAssertionIds(db: Db, now: Date): Promise<void> {
       await db.delete(ssoAssertionIds).where(lt(ssoAssertionIds.expiresAt, now));

@@ -193,6 +193,87 @@ export const ssoOidcCallbackRoute = defineRoute({
   response: { status: 303, kind: "redirect", description: "To the app's redirect URI" },
 });
 
+/** The DNS TXT record that proves a domain: its name and the value to publish. */
+export const ssoDomainSchema = z
+  .object({
+    id: z.uuid(),
+    team_id: z.uuid(),
+    domain: z.string(),
+    verified: z.boolean(),
+    verified_at_millis: z.number().nullable(),
+    verification_record: z.object({ type: z.literal("TXT"), name: z.string(), value: z.string() }),
+    /** The connection that signs in the domain's addresses (null: the team's first enabled one). */
+    connection_id: z.uuid().nullable(),
+    /** Password and other sign-in methods are refused for the domain's addresses (once verified). */
+    enforce_sso: z.boolean(),
+  })
+  .meta({ id: "SsoDomain" });
+
+export type SsoDomain = z.output<typeof ssoDomainSchema>;
+
+const domainName = z
+  .string()
+  .min(3)
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, "Must be a domain name");
+const domainParams = z.strictObject({ team_id: z.uuid(), domain_id: z.uuid() });
+
+export const listSsoDomainsRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/teams/{team_id}/sso-domains",
+  access: SERVER_ACCESS,
+  summary: "[GO] Lists the e-mail domains a team claims, with their DNS proof",
+  tag: TAG,
+  params: teamParams,
+  response: { status: 200, kind: "json", schema: listOf(ssoDomainSchema) },
+});
+
+export const createSsoDomainRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/teams/{team_id}/sso-domains",
+  access: SERVER_ACCESS,
+  summary: "[GO] Claims an e-mail domain for a team: answers the TXT record to publish before verifying",
+  tag: TAG,
+  params: teamParams,
+  body: z.strictObject({ domain: domainName, connection_id: z.uuid().nullable().optional() }),
+  response: { status: 201, kind: "json", schema: ssoDomainSchema },
+});
+
+export const verifySsoDomainRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}/verify",
+  access: SERVER_ACCESS,
+  summary: "[GO] Looks up the domain's TXT record; the domain is verified when it holds the expected value",
+  tag: TAG,
+  params: domainParams,
+  body: z.strictObject({}).optional(),
+  response: { status: 200, kind: "json", schema: ssoDomainSchema },
+});
+
+export const updateSsoDomainRoute = defineRoute({
+  method: "PATCH",
+  path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}",
+  access: SERVER_ACCESS,
+  summary: "[GO] Chooses the domain's connection, or enforces SSO for its addresses",
+  tag: TAG,
+  params: domainParams,
+  body: z.strictObject({
+    connection_id: z.uuid().nullable().optional(),
+    enforce_sso: z.boolean().optional(),
+  }),
+  response: { status: 200, kind: "json", schema: ssoDomainSchema },
+});
+
+export const deleteSsoDomainRoute = defineRoute({
+  method: "DELETE",
+  path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}",
+  access: SERVER_ACCESS,
+  summary: "[GO] Gives up a domain claim",
+  tag: TAG,
+  params: domainParams,
+  response: { status: 200, kind: "json", schema: successSchema },
+});
+
 const samlParams = z.strictObject({ connection_id: z.uuid() });
 
 export const ssoSamlMetadataRoute = defineRoute({
@@ -234,4 +315,9 @@ export const ssoRoutes = [
   ssoOidcCallbackRoute,
   ssoSamlMetadataRoute,
   ssoSamlAcsRoute,
+  listSsoDomainsRoute,
+  createSsoDomainRoute,
+  verifySsoDomainRoute,
+  updateSsoDomainRoute,
+  deleteSsoDomainRoute,
 ] as const;
