@@ -215,7 +215,7 @@ const domainName = z
   .string()
   .min(3)
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, "Must be a domain name");
+  .regex(/^([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, "Must be a domain name");
 const domainParams = z.strictObject({ team_id: z.uuid(), domain_id: z.uuid() });
 
 export const listSsoDomainsRoute = defineRoute({
