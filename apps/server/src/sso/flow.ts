@@ -9,6 +9,7 @@
 // 3. EXCHANGE: `POST /auth/oauth/token`, unchanged (oauth/flow.ts), so the SDK's OAuth callback handling works.
 import { randomBytes } from "node:crypto";
 import { isKnownError, KnownErrors } from "@gatehouse/contract";
+import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -58,6 +59,7 @@ export type AuthorizeInput = {
 
 export type SsoFlowDeps = {
   db: Db;
+  clock: Clock;
   codes: VerificationCodeService;
   projectsRepo: ProjectsRepo;
   repo: SsoRepo;
@@ -177,6 +179,8 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     if (!(await deps.repo.recordAssertionId(db, connectionId, assertion.assertionId, assertion.expiresAt))) {
       throw invalid(connectionId, "This assertion was already used (a replay).");
     }
+    // Expired ids can no longer be replayed (the assertion itself is refused): forget them as we go.
+    await deps.repo.sweepAssertionIds(db, deps.clock.now());
   }
 
   /** The enabled SAML connection a response was posted to, and its project. */

@@ -54,6 +54,7 @@ export function createSso(deps: SsoDeps) {
   });
   const flow = createSsoFlow({
     db: deps.db,
+    clock: deps.clock,
     codes: deps.codes,
     projectsRepo: deps.projectsRepo,
     repo,

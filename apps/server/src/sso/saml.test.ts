@@ -16,6 +16,7 @@ import {
   type TestServer,
   uniqueIp,
 } from "../testing/test-server.ts";
+import { createSamlServiceProvider } from "./saml.ts";
 
 const APP = "https://app.example.com";
 const REDIRECT_URI = `${APP}/handler/oauth-callback`;
@@ -193,6 +194,15 @@ describe("SAML connections", () => {
     expect(xml).toContain(`Location="${acsOf(connectionA)}"`);
   });
 
+  it("fetches metadata URLs only from public addresses unless private ones are allowed (SSRF guard)", async () => {
+    const guarded = createSamlServiceProvider({ baseUrl: TEST_BASE_URL, allowPrivateUrls: false });
+    await expect(guarded.settingsFrom({ idp_metadata_url: idp.metadataUrl })).rejects.toMatchObject({
+      code: "SCHEMA_ERROR",
+    });
+    const open = createSamlServiceProvider({ baseUrl: TEST_BASE_URL, allowPrivateUrls: true });
+    expect((await open.settingsFrom({ idp_metadata_url: idp.metadataUrl })).idp_entity_id).toBe(idp.entityId);
+  });
+
   it("refuses metadata that is not an IdP's", async () => {
     await expectKnownError(
       await request(`/api/v1/teams/${teamA}/sso-connections`, {
@@ -281,6 +291,12 @@ describe("IdP-initiated responses", () => {
     expect(landed.searchParams.get("sso_connection_id")).toBe(connectionA);
     expect(landed.searchParams.get("code")).toBeNull();
     await expectKnownError(await post(form), "SSO_IDENTITY_PROVIDER_ERROR");
+  });
+
+  it("accepts a response once even when it arrives twice at the same moment", async () => {
+    const form = await unsolicited(connectionA);
+    const answers = await Promise.all([post(form), post(form), post(form)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 400, 400]);
   });
 
   it("follows RelayState only to a URL the project trusts", async () => {
