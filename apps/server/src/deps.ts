@@ -371,6 +371,7 @@ export function createDeps(options: DepsOptions) {
       usersRepo,
       users,
       teams,
+      events,
       // The same switch as webhooks': only tests and development reach their own network.
       allowPrivateUrls,
       dnsServers: options.ssoDnsServers ?? [],

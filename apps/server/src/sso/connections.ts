@@ -12,6 +12,7 @@ import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../db/client.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
+import type { WebhookEvents } from "../webhooks/events.ts";
 import type { SsoConnectionRow, SsoRepo } from "./repo.ts";
 
 export type AttributeMapping = z.output<typeof ssoAttributeMappingSchema>;
@@ -23,6 +24,7 @@ export type SamlSettings = { idp_entity_id: string; idp_sso_url: string; idp_cer
 export type SsoConnectionsDeps = {
   repo: SsoRepo;
   teamsRepo: TeamsRepo;
+  events: WebhookEvents;
   clock: Clock;
   baseUrl: string;
   /** Seals OIDC client secrets. */
@@ -129,7 +131,9 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
         attributeMapping: ssoAttributeMappingSchema.parse(body.attribute_mapping ?? {}),
         createdAt: deps.clock.now(),
       });
-      return toWire(row);
+      const wire = toWire(row);
+      await deps.events.record(db, projectId, { type: "sso.connection.created", data: wire });
+      return wire;
     },
 
     async update(
@@ -166,12 +170,15 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
         settings,
       });
       if (!updated) throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: id });
-      return toWire(updated);
+      const wire = toWire(updated);
+      await deps.events.record(db, projectId, { type: "sso.connection.updated", data: wire });
+      return wire;
     },
 
     async delete(db: Db, projectId: string, teamId: string, id: string): Promise<void> {
-      await owned(db, projectId, teamId, id);
+      const wire = toWire(await owned(db, projectId, teamId, id));
       await deps.repo.deleteConnection(db, id);
+      await deps.events.record(db, projectId, { type: "sso.connection.deleted", data: wire });
     },
   };
 }

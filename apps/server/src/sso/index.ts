@@ -9,6 +9,7 @@ import type { UsersRepo } from "../db/users-repo.ts";
 import type { TeamService } from "../services/teams.ts";
 import type { UserService } from "../services/users.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
+import type { WebhookEvents } from "../webhooks/events.ts";
 import { createSsoConnections } from "./connections.ts";
 import { createSsoDomains } from "./domains.ts";
 import { createSsoFlow } from "./flow.ts";
@@ -28,6 +29,7 @@ export type SsoDeps = {
   usersRepo: UsersRepo;
   users: UserService;
   teams: TeamService;
+  events: WebhookEvents;
   /** IdP metadata URLs may point at loopback and private addresses (tests and development only). */
   allowPrivateUrls: boolean;
   /** Resolvers for domain verification (`host` or `host:port`); the system's when empty. */
@@ -41,6 +43,7 @@ export function createSso(deps: SsoDeps) {
   const connections = createSsoConnections({
     repo,
     teamsRepo: deps.teamsRepo,
+    events: deps.events,
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     box: secretsBox,
@@ -51,6 +54,7 @@ export function createSso(deps: SsoDeps) {
     usersRepo: deps.usersRepo,
     users: deps.users,
     teams: deps.teams,
+    events: deps.events,
   });
   const flow = createSsoFlow({
     db: deps.db,

@@ -4,8 +4,10 @@
 // user into the team just in time, and ends with the ordinary OAuth token exchange. Then the refusals: a state used
 // twice or sent to another team's connection, a disabled connection, an untrusted redirect, and the account rules
 // (an identity never reaches an existing account of an address its team has not proven).
+
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ssoDomains } from "../db/schema.ts";
+import { ssoDomains, webhookEvents } from "../db/schema.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { landingError, local, oauthClient, pkcePair } from "../testing/oauth-client.ts";
 import {
@@ -180,6 +182,15 @@ async function teamMembers(teamId: string): Promise<string[]> {
   return list.items.map((u) => u.id);
 }
 
+/** The data of the webhook events of a type the project recorded. */
+async function eventsOf(type: string): Promise<unknown[]> {
+  const rows = await server.deps.db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.projectId, keys.projectId), eq(webhookEvents.type, type)));
+  return rows.map((row) => row.data);
+}
+
 describe("SSO connections API", () => {
   it("shows the values to register at the provider and never the client secret", async () => {
     const connection = await expectJson<Record<string, unknown>>(
@@ -198,6 +209,14 @@ describe("SSO connections API", () => {
       saml: null,
     });
     expect(JSON.stringify(connection)).not.toContain(provider.clientSecret);
+    // Webhooks hear of each change, never with the secret.
+    expect(await eventsOf("sso.connection.created")).toContainEqual(
+      expect.objectContaining({ id: connectionA }),
+    );
+    expect(await eventsOf("sso.connection.updated")).toContainEqual(
+      expect.objectContaining({ id: connectionA }),
+    );
+    expect(JSON.stringify(await eventsOf("sso.connection.updated"))).not.toContain(provider.clientSecret);
     const list = await expectJson<{ items: { id: string }[] }>(await request(connectionsPath(teamA)));
     expect(list.items.map((c) => c.id)).toEqual([connectionA]);
   });
@@ -228,6 +247,11 @@ describe("OIDC sign-in", () => {
     expect(user.primary_email_verified).toBe(false);
     expect(await teamMembers(teamA)).toContain(user.id);
     expect(await teamMembers(teamB)).not.toContain(user.id);
+    expect(await eventsOf("user.provisioned")).toContainEqual({
+      user_id: user.id,
+      team_id: teamA,
+      connection_id: connectionA,
+    });
 
     const first = await signIn(connectionA, login);
     const again = await signIn(connectionA, login);

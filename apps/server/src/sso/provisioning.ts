@@ -15,6 +15,7 @@ import type { UsersRepo } from "../db/users-repo.ts";
 import type { Project } from "../services/projects.ts";
 import type { TeamService } from "../services/teams.ts";
 import type { UserService } from "../services/users.ts";
+import type { WebhookEvents } from "../webhooks/events.ts";
 import type { AttributeMapping } from "./connections.ts";
 import type { SsoConnectionRow, SsoRepo } from "./repo.ts";
 
@@ -26,6 +27,7 @@ export type ProvisioningDeps = {
   usersRepo: UsersRepo;
   users: UserService;
   teams: TeamService;
+  events: WebhookEvents;
 };
 
 /** The first string of an attribute (SAML attributes are lists; OIDC claims are single values). */
@@ -95,6 +97,10 @@ export function createProvisioning(deps: ProvisioningDeps) {
             displayName: name,
           });
           isNewUser = true;
+          await deps.events.record(tx, project.id, {
+            type: "user.provisioned",
+            data: { user_id: userId, team_id: connection.teamId, connection_id: connection.id },
+          });
         }
         await deps.repo.insertIdentity(tx, {
           connectionId: connection.id,
