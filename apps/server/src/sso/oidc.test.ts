@@ -221,7 +221,7 @@ describe("SSO connections API", () => {
     expect(list.items.map((c) => c.id)).toEqual([connectionA]);
   });
 
-  it("keeps one team's connections out of another team's paths, and clients out entirely", async () => {
+  it("keeps one team's connections out of another team's paths, and clients without a user out", async () => {
     await expectKnownError(
       await request(`${connectionsPath(teamB)}/${connectionA}`),
       "SSO_CONNECTION_NOT_FOUND",
@@ -298,6 +298,28 @@ describe("OIDC sign-in", () => {
       "SSO_CONNECTION_NOT_FOUND",
       { connection_id: disabled },
     );
+  });
+});
+
+describe("team administrators", () => {
+  it("manage their team's SSO with $manage_sso, and no other team's", async () => {
+    const { tokens, user } = await signIn(connectionA, uniqueLogin());
+    const asMember = (teamId: string) =>
+      server.request(connectionsPath(teamId), {
+        headers: {
+          ...accessHeaders("client", keys),
+          "x-stack-access-token": tokens.access_token,
+          "x-forwarded-for": uniqueIp(),
+        },
+      });
+    await expectKnownError(await asMember(teamA), "TEAM_PERMISSION_REQUIRED");
+    await expectJson(
+      await request(`/api/v1/team-permissions/${teamA}/${user.id}/$manage_sso`, { method: "POST", body: {} }),
+      201,
+    );
+    const list = await expectJson<{ items: { id: string }[] }>(await asMember(teamA));
+    expect(list.items.map((c) => c.id)).toContain(connectionA);
+    await expectKnownError(await asMember(teamB), "TEAM_MEMBERSHIP_NOT_FOUND");
   });
 });
 

@@ -6,7 +6,8 @@ import { defineRoute } from "../route.ts";
 import { urlSchema } from "../schemas/auth.ts";
 import { listOf, successSchema } from "../schemas/common.ts";
 
-const SERVER_ACCESS = ["server", "admin"] as const;
+/** Servers and admins; clients (a team's own administrators) need the team permission `$manage_sso`. */
+const MANAGE_ACCESS = ["client", "server", "admin"] as const;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAG = "SSO";
 
@@ -98,7 +99,7 @@ const connectionParams = z.strictObject({ team_id: z.uuid(), connection_id: z.uu
 export const listSsoConnectionsRoute = defineRoute({
   method: "GET",
   path: "/api/v1/teams/{team_id}/sso-connections",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Lists a team's SSO connections, oldest first",
   tag: TAG,
   params: teamParams,
@@ -108,7 +109,7 @@ export const listSsoConnectionsRoute = defineRoute({
 export const createSsoConnectionRoute = defineRoute({
   method: "POST",
   path: "/api/v1/teams/{team_id}/sso-connections",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Connects an OIDC or SAML 2.0 identity provider to a team",
   tag: TAG,
   params: teamParams,
@@ -119,7 +120,7 @@ export const createSsoConnectionRoute = defineRoute({
 export const getSsoConnectionRoute = defineRoute({
   method: "GET",
   path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Reads an SSO connection (its secrets are never shown)",
   tag: TAG,
   params: connectionParams,
@@ -129,7 +130,7 @@ export const getSsoConnectionRoute = defineRoute({
 export const updateSsoConnectionRoute = defineRoute({
   method: "PATCH",
   path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary:
     "[GO] Renames, enables or disables an SSO connection, or changes its mapping, secret or certificates",
   tag: TAG,
@@ -147,7 +148,7 @@ export const updateSsoConnectionRoute = defineRoute({
 export const deleteSsoConnectionRoute = defineRoute({
   method: "DELETE",
   path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Removes an SSO connection and the identities it signed in",
   tag: TAG,
   params: connectionParams,
@@ -221,7 +222,7 @@ const domainParams = z.strictObject({ team_id: z.uuid(), domain_id: z.uuid() });
 export const listSsoDomainsRoute = defineRoute({
   method: "GET",
   path: "/api/v1/teams/{team_id}/sso-domains",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Lists the e-mail domains a team claims, with their DNS proof",
   tag: TAG,
   params: teamParams,
@@ -231,7 +232,7 @@ export const listSsoDomainsRoute = defineRoute({
 export const createSsoDomainRoute = defineRoute({
   method: "POST",
   path: "/api/v1/teams/{team_id}/sso-domains",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Claims an e-mail domain for a team: answers the TXT record to publish before verifying",
   tag: TAG,
   params: teamParams,
@@ -242,7 +243,7 @@ export const createSsoDomainRoute = defineRoute({
 export const verifySsoDomainRoute = defineRoute({
   method: "POST",
   path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}/verify",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Looks up the domain's TXT record; the domain is verified when it holds the expected value",
   tag: TAG,
   params: domainParams,
@@ -253,7 +254,7 @@ export const verifySsoDomainRoute = defineRoute({
 export const updateSsoDomainRoute = defineRoute({
   method: "PATCH",
   path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Chooses the domain's connection, or enforces SSO for its addresses",
   tag: TAG,
   params: domainParams,
@@ -267,7 +268,7 @@ export const updateSsoDomainRoute = defineRoute({
 export const deleteSsoDomainRoute = defineRoute({
   method: "DELETE",
   path: "/api/v1/teams/{team_id}/sso-domains/{domain_id}",
-  access: SERVER_ACCESS,
+  access: MANAGE_ACCESS,
   summary: "[GO] Gives up a domain claim",
   tag: TAG,
   params: domainParams,
