@@ -32,6 +32,7 @@ import { registerPermissionDefinitionRoutes } from "./routes/permission-definiti
 import { registerProjectPermissionRoutes } from "./routes/project-permissions.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
+import { registerSsoRoutes } from "./routes/sso.ts";
 import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
 import { registerTeamRoutes } from "./routes/teams.ts";
 import { registerTokenRoutes } from "./routes/tokens.ts";
@@ -131,6 +132,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerContactChannelRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerTeamInvitationRoutes(app, deps);
+  registerSsoRoutes(app, deps);
   registerPermissionDefinitionRoutes(app, deps);
   registerProjectPermissionRoutes(app, deps);
   registerApiKeyRoutes(app, deps);

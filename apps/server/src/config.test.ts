@@ -57,6 +57,7 @@ describe("loadConfig defaults", () => {
       webhooks: { allowPrivateUrls: false, svix: undefined },
       sharedOAuth: {},
       developmentOAuth: [],
+      ssoDnsServers: [],
       workers: 1,
       log: { level: "info", format: undefined },
       database: {

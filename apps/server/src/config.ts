@@ -56,6 +56,8 @@ const envSchema = z.object({
   GATEHOUSE_DEMO_PROJECT: z.enum(["on", "off"]).default("off"),
   GATEHOUSE_DEMO_URL: z.url().optional(),
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
+  /** [GO] DNS resolvers (comma-separated `host` or `host:port`) for SSO domain verification; the system's if unset. */
+  GATEHOUSE_SSO_DNS_SERVERS: z.string().optional(),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   GATEHOUSE_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   GATEHOUSE_WORKERS: z
@@ -136,6 +138,8 @@ export type Config = {
    * stand-in page where anyone types any identity must be asked for, never offered on its own.
    */
   developmentOAuth: string[];
+  /** GATEHOUSE_SSO_DNS_SERVERS: where SSO domain verification looks TXT records up (empty: the system's). */
+  ssoDnsServers: string[];
   /** GATEHOUSE_WORKERS: server processes on the port (cluster/), `auto` one per core; PGlite always runs one. */
   workers: WorkersSetting;
   /** The PostgreSQL pool (ignored on PGlite); timeouts in milliseconds, 0 turns a timeout off. */
@@ -259,6 +263,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     sharedOAuth: sharedOAuthCredentials(env),
     developmentOAuth: developmentOAuthProjects(e.GATEHOUSE_DEVELOPMENT_OAUTH, e.NODE_ENV),
+    ssoDnsServers: (e.GATEHOUSE_SSO_DNS_SERVERS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     webhooks: {
       allowPrivateUrls: e.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS,
       svix: svixSettings(e.GATEHOUSE_SVIX_URL, e.GATEHOUSE_SVIX_API_KEY),

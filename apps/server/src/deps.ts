@@ -58,6 +58,7 @@ import { createTeamService } from "./services/teams.ts";
 import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
+import { createSso } from "./sso/index.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
@@ -93,6 +94,8 @@ export type DepsOptions = {
   sharedOAuth?: Record<string, OAuthCredentials>;
   /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers without credentials use test identities. */
   developmentOAuth?: readonly string[];
+  /** GATEHOUSE_SSO_DNS_SERVERS: resolvers for SSO domain verification (the system's when empty). */
+  ssoDnsServers?: readonly string[];
   /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
   dashboardDir?: string;
   /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
@@ -357,6 +360,22 @@ export function createDeps(options: DepsOptions) {
       accounts: oauthAccounts,
       directory: oauthDirectory,
       tokenBox: oauthBox,
+    }),
+    sso: createSso({
+      db,
+      clock,
+      secret: options.secret,
+      baseUrl: options.baseUrl,
+      codes,
+      projectsRepo,
+      teamsRepo,
+      usersRepo,
+      users,
+      teams,
+      events,
+      // The same switch as webhooks': only tests and development reach their own network.
+      allowPrivateUrls,
+      dnsServers: options.ssoDnsServers ?? [],
     }),
     connectedAccounts: createConnectedAccounts({
       clock,

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     svix: config.webhooks.svix,
     sharedOAuth: config.sharedOAuth,
     developmentOAuth: config.developmentOAuth,
+    ssoDnsServers: config.ssoDnsServers,
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
     observability: {

@@ -643,6 +643,48 @@ export const TEMPLATE_SOURCE_REWRITE_ERROR = /* @__PURE__ */ define<{ error: str
 );
 
 /** Every factory by its code: what the server throws from, and what apps match codes against. */
+// [GO] Enterprise single sign-on (apps/server/src/sso/).
+export const SSO_CONNECTION_NOT_FOUND = /* @__PURE__ */ define<{ connection_id: string }>(
+  "SSO_CONNECTION_NOT_FOUND",
+  {
+    message: (a) => `SSO connection ${a.connection_id} not found, or it is disabled.`,
+    details: (a) => ({ connection_id: a.connection_id }),
+  },
+);
+export const SSO_IDENTITY_PROVIDER_ERROR = /* @__PURE__ */ define<{ connection_id: string; reason: string }>(
+  "SSO_IDENTITY_PROVIDER_ERROR",
+  {
+    message: (a) =>
+      `The identity provider's answer for SSO connection ${a.connection_id} was refused: ${a.reason} ` +
+      "Check the connection's settings at the identity provider and in Gatehouse, then try signing in again.",
+    details: (a) => ({ connection_id: a.connection_id, reason: a.reason }),
+  },
+);
+export const SSO_DOMAIN_NOT_FOUND = /* @__PURE__ */ define<{ domain: string }>("SSO_DOMAIN_NOT_FOUND", {
+  message: (a) => `No verified SSO connection signs in addresses of ${a.domain}.`,
+  details: (a) => ({ domain: a.domain }),
+});
+export const SSO_DOMAIN_VERIFICATION_FAILED = /* @__PURE__ */ define<{ domain: string; reason: string }>(
+  "SSO_DOMAIN_VERIFICATION_FAILED",
+  {
+    message: (a) => `The domain ${a.domain} could not be verified: ${a.reason}`,
+    details: (a) => ({ domain: a.domain, reason: a.reason }),
+  },
+);
+export const SSO_REQUIRED = /* @__PURE__ */ define<{ domain: string }>("SSO_REQUIRED", {
+  message: (a) =>
+    `Addresses of ${a.domain} must sign in with their organization's single sign-on ("Continue with SSO").`,
+  details: (a) => ({ domain: a.domain }),
+});
+export const SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION = /* @__PURE__ */ define<{ email: string }>(
+  "SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION",
+  {
+    message: (a) =>
+      `The address ${a.email} belongs to an account this SSO connection may not sign in to. Ask your administrator.`,
+    details: (a) => ({ email: a.email }),
+  },
+);
+
 export const KnownErrors = {
   BODY_PARSING_ERROR,
   SCHEMA_ERROR,
@@ -753,6 +795,12 @@ export const KnownErrors = {
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST,
   EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE,
   TEMPLATE_SOURCE_REWRITE_ERROR,
+  SSO_CONNECTION_NOT_FOUND,
+  SSO_IDENTITY_PROVIDER_ERROR,
+  SSO_DOMAIN_NOT_FOUND,
+  SSO_DOMAIN_VERIFICATION_FAILED,
+  SSO_REQUIRED,
+  SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

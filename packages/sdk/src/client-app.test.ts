@@ -203,3 +203,35 @@ describe("constructing apps", () => {
     warn.mockRestore();
   });
 });
+
+describe("SSO sign-in", () => {
+  it("asks for the identity provider's URL with a PKCE challenge whose verifier waits for the callback page", async () => {
+    const server = fakeServer({
+      "POST /auth/sso/authorize": {
+        body: { location: "https://idp.corp.example/sso?SAMLRequest=x", connection_id: USER.id },
+      },
+    });
+    const cookies: string[] = [];
+    vi.stubGlobal("document", {
+      get cookie() {
+        return cookies.map((c) => c.split(";")[0]).join("; ");
+      },
+      set cookie(line: string) {
+        cookies.push(line);
+      },
+    });
+    const { app: client, navigate } = app(server.fetch);
+    vi.stubGlobal("location", new URL("https://shop.example.com/handler/sign-in"));
+    await client.signInWithSso({ email: "jo@corp.example" });
+    expect(navigate).toHaveBeenCalledWith("https://idp.corp.example/sso?SAMLRequest=x");
+    const call = server.calls.find((c) => c.path === "/auth/sso/authorize");
+    const body = JSON.parse(call?.body ?? "{}");
+    expect(body).toMatchObject({
+      email: "jo@corp.example",
+      redirect_uri: "https://shop.example.com/handler/oauth-callback",
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    // The verifier is kept under the state, where callOAuthCallback reads it back.
+    expect(cookies.some((c) => c.includes(body.state))).toBe(true);
+  });
+});

@@ -576,6 +576,42 @@ export class StackClientApp {
   }
 
   /**
+   * [GO] Where to send the browser for an SSO sign-in: the identity provider of the connection of the e-mail's
+   * verified domain (or of `connectionId`). The sign-in comes back to the oauthCallback page and finishes like an
+   * OAuth one (`callOAuthCallback`). Needs a browser: the PKCE verifier waits in a cookie, as for OAuth.
+   */
+  async getSsoSignInUrl(options: {
+    email?: string;
+    connectionId?: string;
+    returnTo?: string;
+  }): Promise<string> {
+    const document = (globalThis as { document?: { cookie: string } }).document;
+    if (!document) throw new StackAssertionError("SSO sign-in needs a browser.");
+    const { createPkcePair, saveVerifier } = await import("./flows.ts");
+    const pkce = await createPkcePair();
+    saveVerifier(document, pkce.state, pkce.verifier);
+    const current = this.currentUrl() ?? this.urls.home;
+    const { location } = await this.transport.request<{ location: string }>(
+      "/auth/sso/authorize",
+      jsonBody({
+        ...(options.email ? { email: options.email } : {}),
+        ...(options.connectionId ? { connection_id: options.connectionId } : {}),
+        redirect_uri: constructRedirectUrl(this.urls.oauthCallback, current),
+        error_redirect_uri: constructRedirectUrl(this.urls.error, current),
+        ...(options.returnTo ? { after_callback_redirect_url: this.absoluteUrl(options.returnTo) } : {}),
+        state: pkce.state,
+        code_challenge: pkce.challenge,
+      }),
+    );
+    return location;
+  }
+
+  /** [GO] "Continue with SSO": sends the browser to the identity provider (`getSsoSignInUrl`). */
+  async signInWithSso(options: { email?: string; connectionId?: string; returnTo?: string }): Promise<void> {
+    this.navigate(await this.getSsoSignInUrl(options));
+  }
+
+  /**
    * On the oauthCallback page: exchanges the code for the session and goes on (the callback's return target, else
    * afterSignUp for a new user, else afterSignIn). False when the page was not reached from a flow of this browser.
    */

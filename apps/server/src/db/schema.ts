@@ -734,3 +734,93 @@ export const dataVaultEntries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.storeId, t.hashedKey] })],
 );
+
+/**
+ * [GO] A team's enterprise identity provider (sso/). `settings` holds the protocol's own values (OIDC: issuer and
+ * client, the secret sealed; SAML: the IdP's entity id, sign-in URL and certificates), read through sso/settings.ts.
+ */
+export const ssoConnections = pgTable(
+  "sso_connections",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    protocol: text("protocol").notNull(),
+    displayName: text("display_name").notNull(),
+    enabled: boolean("enabled").notNull(),
+    settings: jsonb("settings").notNull(),
+    attributeMapping: jsonb("attribute_mapping").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("sso_connections_team_idx").on(t.projectId, t.teamId, t.createdAt),
+    check("sso_connections_protocol", sql`${t.protocol} in ('oidc', 'saml')`),
+  ],
+);
+
+/** Who an identity provider says a user is (`sub` or NameID), per connection, and the user it signs in. */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    projectId: projectIdColumn(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.subject] }),
+    index("sso_identities_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * SAML assertion ids already accepted, until they expire: a replayed assertion is refused in every process, since
+ * they all share this table. Rows past `expires_at` are useless (the assertion itself has expired) and are swept.
+ */
+export const ssoAssertionIds = pgTable(
+  "sso_assertion_ids",
+  {
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: "cascade" }),
+    assertionId: text("assertion_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.assertionId] }),
+    index("sso_assertion_ids_expiry_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * E-mail domains a team claims, proven by a DNS TXT record holding `verification_token`. A domain is verified for
+ * one team of a project at most (the unique partial index): that team's connection signs in its addresses.
+ */
+export const ssoDomains = pgTable(
+  "sso_domains",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
+    connectionId: uuid("connection_id").references(() => ssoConnections.id, { onDelete: "set null" }),
+    enforceSso: boolean("enforce_sso").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sso_domains_team_domain_idx").on(t.teamId, t.domain),
+    uniqueIndex("sso_domains_verified_idx").on(t.projectId, t.domain).where(sql`${t.verifiedAt} is not null`),
+  ],
+);

@@ -34,6 +34,7 @@ const TEXT_ERRORS: { status: number; text: RegExp; wire: string }[] = [
   { status: 403, text: exactly("OTP sign-in is not enabled for this project"), wire: "§4.2, §7" },
   { status: 400, text: exactly("Invalid OAuth state. Please try signing in again."), wire: "§4.5" },
   { status: 400, text: exactly("Inner OAuth cookie not found. Please try signing in again."), wire: "§4.5" },
+  { status: 400, text: exactly("Invalid SSO state. Please try signing in again."), wire: "[GO] sso/flow.ts" },
   { status: 403, text: exactly("Client can only manage their own sessions."), wire: "§4.6" },
   { status: 404, text: exactly("Session not found."), wire: "§4.6" },
   { status: 400, text: exactly("only_anonymous requires include_anonymous=true"), wire: "§4.8" },

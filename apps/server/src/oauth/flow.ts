@@ -90,7 +90,7 @@ const accountRow = (providerId: string, profile: ProviderProfile, tokens: Sealed
 });
 
 /** A known error as the callback reports it to the app: query parameters on its redirect URI (WIRE.md §4.5). */
-function errorRedirect(target: string, error: KnownError): string {
+export function errorRedirect(target: string, error: KnownError): string {
   const url = new URL(target);
   const body = error.toBody() as { details?: unknown };
   url.searchParams.set("error", "server_error");

@@ -29,14 +29,17 @@ export function userOf(caller: Caller): TokenUser {
 export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) => {
     await deps.botChallenge.check("sign_up_with_credential", body);
+    // [GO] A domain whose team enforces SSO signs in only through its connection (sso/domains.ts).
+    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
     return signInResponse(
       await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body),
     );
   });
 
-  bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) =>
-    signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp)),
-  );
+  bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) => {
+    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
+    return signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp));
+  });
 
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
     const project = projectOf(caller);

@@ -43,6 +43,7 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
 
   bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller }) => {
     await deps.botChallenge.check("send_magic_link_email", body);
+    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
     return deps.otpAuth.sendSignInCode(projectOf(caller), body);
   });
   bindRoute(app, deps, checkSignInCodeRoute, async ({ body }, { caller, clientIp }) => {

@@ -26,6 +26,11 @@ const SYSTEM = [
     contained_permission_ids: [],
   },
   {
+    id: "$manage_sso",
+    description: "Manage the team's single sign-on connections and domains",
+    contained_permission_ids: [],
+  },
+  {
     id: "$read_members",
     description: "Read and list the other members of the team",
     contained_permission_ids: [],
@@ -43,6 +48,7 @@ const TEAM_ADMIN = {
     "$remove_members",
     "$invite_members",
     "$manage_api_keys",
+    "$manage_sso",
   ],
 };
 const TEAM_MEMBER = {

@@ -16,6 +16,7 @@ const ALL_SYSTEM = [
   "$delete_team",
   "$invite_members",
   "$manage_api_keys",
+  "$manage_sso",
   "$read_members",
   "$remove_members",
   "$update_team",

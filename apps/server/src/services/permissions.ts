@@ -11,6 +11,8 @@ export const SYSTEM_PERMISSIONS = {
   $remove_members: "Remove other members from the team",
   $invite_members: "Invite other users to the team",
   $manage_api_keys: "Create and manage API keys for the team",
+  /** [GO] The team's SSO connections and domains (apps/server/src/sso/). */
+  $manage_sso: "Manage the team's single sign-on connections and domains",
 } as const;
 
 export type SystemPermissionId = keyof typeof SYSTEM_PERMISSIONS;

@@ -27,6 +27,8 @@ export const VERIFICATION_CODE_PURPOSES = {
   oauth_flow: { lifetimeMs: 10 * MINUTE, maxAttempts: 20 },
   /** The code the OAuth callback hands to the app for `POST /auth/oauth/token` (WIRE.md §3.5). */
   oauth_authorization_code: { lifetimeMs: 5 * MINUTE, maxAttempts: 20 },
+  /** [GO] A pending SSO sign-in (sso/flow.ts), keyed by the state sent to the identity provider. */
+  sso_flow: { lifetimeMs: 10 * MINUTE, maxAttempts: 20 },
 } as const satisfies Record<string, { lifetimeMs: number; maxAttempts: number }>;
 
 export type VerificationCodePurpose = keyof typeof VERIFICATION_CODE_PURPOSES;

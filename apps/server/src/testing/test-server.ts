@@ -29,6 +29,8 @@ export async function createTestServer(
     dashboardDir?: string;
     /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers use the development provider. */
     developmentOAuth?: string[];
+    /** Resolvers for SSO domain verification (a local DNS server). */
+    ssoDnsServers?: string[];
   } = {},
 ) {
   const database = await openTestDatabase();
@@ -47,6 +49,7 @@ export async function createTestServer(
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls ?? true,
     dashboardDir: options.dashboardDir,
     developmentOAuth: options.developmentOAuth,
+    ssoDnsServers: options.ssoDnsServers,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

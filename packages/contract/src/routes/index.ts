@@ -48,6 +48,7 @@ import { paymentAdminRoutes } from "./payments-admin.ts";
 import { permissionDefinitionRoutes } from "./permission-definitions.ts";
 import { projectPermissionRoutes } from "./project-permissions.ts";
 import { projectRoutes } from "./projects.ts";
+import { ssoRoutes } from "./sso.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
 import { teamRoutes } from "./teams.ts";
 import { ownedApiKeyRouteTable } from "./user-api-keys.ts";
@@ -78,6 +79,7 @@ export * from "./payments-admin.ts";
 export * from "./permission-definitions.ts";
 export * from "./project-permissions.ts";
 export * from "./projects.ts";
+export * from "./sso.ts";
 export * from "./team-invitations.ts";
 export * from "./teams.ts";
 export * from "./user-api-keys.ts";
@@ -127,6 +129,7 @@ export const allRoutes = [
   ...contactChannelRoutes,
   ...teamRoutes,
   ...teamInvitationRoutes,
+  ...ssoRoutes,
   ...permissionDefinitionRoutes,
   ...projectPermissionRoutes,
   ...apiKeyRoutes,

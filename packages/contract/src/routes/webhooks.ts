@@ -20,6 +20,11 @@ export const WEBHOOK_EVENT_TYPES = [
   "team_permission.deleted",
   "project_permission.created",
   "project_permission.deleted",
+  // [GO] Enterprise SSO (apps/server/src/sso/).
+  "sso.connection.created",
+  "sso.connection.updated",
+  "sso.connection.deleted",
+  "user.provisioned",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,0 +1,118 @@
+// [GO] SSO routes: a team's connections (server and admin access), starting an SSO sign-in, and the identity
+// providers' return addresses. Thin handlers over sso/connections.ts and sso/flow.ts.
+import {
+  createSsoConnectionRoute,
+  createSsoDomainRoute,
+  deleteSsoConnectionRoute,
+  deleteSsoDomainRoute,
+  getSsoConnectionRoute,
+  listSsoConnectionsRoute,
+  listSsoDomainsRoute,
+  ssoAuthorizeRoute,
+  ssoOidcCallbackRoute,
+  ssoSamlAcsRoute,
+  ssoSamlMetadataRoute,
+  updateSsoConnectionRoute,
+  updateSsoDomainRoute,
+  verifySsoDomainRoute,
+} from "@gatehouse/contract";
+import type { Hono } from "hono";
+import { inTransaction } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { type AppEnv, bindRoute } from "../http/bind.ts";
+import type { Caller } from "../http/caller.ts";
+import { projectOf, userOf } from "./auth.ts";
+
+const redirect = (location: string) => new Response(null, { status: 303, headers: { location } });
+
+export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
+  const { connections, domains, flow } = deps.sso;
+
+  /** A client manages a team's SSO only as a member holding `$manage_sso`; servers and admins always may. */
+  const authorize = async (caller: Caller, teamId: string) => {
+    if (caller.accessType !== "client") return;
+    await deps.permissions.require(projectOf(caller).id, teamId, userOf(caller).id, ["$manage_sso"]);
+  };
+
+  bindRoute(app, deps, listSsoConnectionsRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    const items = await connections.list(deps.db, projectOf(caller).id, params.team_id);
+    return { items, is_paginated: false as const };
+  });
+
+  bindRoute(app, deps, createSsoConnectionRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return inTransaction(deps.db, (tx) => connections.create(tx, projectOf(caller).id, params.team_id, body));
+  });
+
+  bindRoute(app, deps, getSsoConnectionRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return connections.get(deps.db, projectOf(caller).id, params.team_id, params.connection_id);
+  });
+
+  bindRoute(app, deps, updateSsoConnectionRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return inTransaction(deps.db, (tx) =>
+      connections.update(tx, projectOf(caller).id, params.team_id, params.connection_id, body),
+    );
+  });
+
+  bindRoute(app, deps, deleteSsoConnectionRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    await inTransaction(deps.db, (tx) =>
+      connections.delete(tx, projectOf(caller).id, params.team_id, params.connection_id),
+    );
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, listSsoDomainsRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    const items = await domains.list(deps.db, projectOf(caller).id, params.team_id);
+    return { items, is_paginated: false as const };
+  });
+
+  bindRoute(app, deps, createSsoDomainRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return domains.create(deps.db, projectOf(caller).id, params.team_id, body);
+  });
+
+  // The DNS lookup runs outside any transaction: a slow resolver must not hold a database connection.
+  bindRoute(app, deps, verifySsoDomainRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return domains.verify(deps.db, projectOf(caller).id, params.team_id, params.domain_id);
+  });
+
+  bindRoute(app, deps, updateSsoDomainRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return domains.update(deps.db, projectOf(caller).id, params.team_id, params.domain_id, body);
+  });
+
+  bindRoute(app, deps, deleteSsoDomainRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    await domains.delete(deps.db, projectOf(caller).id, params.team_id, params.domain_id);
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, ssoAuthorizeRoute, async ({ body }, { caller }) => {
+    const { location, connectionId } = await flow.authorize(projectOf(caller), body);
+    return { location, connection_id: connectionId };
+  });
+
+  bindRoute(app, deps, ssoOidcCallbackRoute, async ({ params }, { request }) =>
+    redirect(await flow.oidcCallback(params.connection_id, new URL(request.url))),
+  );
+
+  bindRoute(
+    app,
+    deps,
+    ssoSamlMetadataRoute,
+    async ({ params }) =>
+      new Response(await flow.samlMetadata(params.connection_id), {
+        headers: { "content-type": "application/samlmetadata+xml; charset=utf-8" },
+      }),
+  );
+
+  bindRoute(app, deps, ssoSamlAcsRoute, async ({ params, body }) =>
+    redirect(await flow.samlAcs(params.connection_id, body)),
+  );
+}

@@ -1,0 +1,212 @@
+// SSO domains against a real DNS server on loopback (dns2, UDP): a team claims a domain, proves it with the TXT
+// record Gatehouse names, and only then does the domain route sign-in by e-mail to its connection and may enforce
+// SSO (password sign-in, sign-up and e-mailed codes refused with SSO_REQUIRED). One team per domain: another team's
+// claim cannot verify, whatever it publishes.
+import DNS from "dns2";
+import { generate } from "selfsigned";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectJson, expectKnownError } from "../testing/expect-error.ts";
+import { pkcePair } from "../testing/oauth-client.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+  uniqueIp,
+} from "../testing/test-server.ts";
+
+const APP = "https://app.example.com";
+const DAY = 24 * 60 * 60 * 1000;
+const IDP_SSO_URL = "https://idp.corp-a.example/sso";
+
+/** TXT records the local DNS server answers, by name. */
+const records = new Map<string, string[]>();
+let dns: DNS.UDPServer;
+let server: TestServer;
+let keys: ProjectKeys;
+let teamA: string;
+let teamB: string;
+let connectionA: string;
+
+type Domain = { id: string; verified: boolean; verification_record: { name: string; value: string } };
+
+const request = (path: string, init: { method?: string; body?: unknown; type?: "client" | "server" } = {}) =>
+  server.request(path, {
+    method: init.method ?? "GET",
+    headers: {
+      ...accessHeaders(init.type ?? "server", keys),
+      "x-forwarded-for": uniqueIp(),
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+
+const claim = async (teamId: string, domain: string) =>
+  expectJson<Domain>(
+    await request(`/api/v1/teams/${teamId}/sso-domains`, { method: "POST", body: { domain } }),
+    201,
+  );
+const verify = (teamId: string, domainId: string) =>
+  request(`/api/v1/teams/${teamId}/sso-domains/${domainId}/verify`, { method: "POST", body: {} });
+const publish = (domain: Domain) =>
+  records.set(domain.verification_record.name, [
+    ...(records.get(domain.verification_record.name) ?? []),
+    domain.verification_record.value,
+  ]);
+
+beforeAll(async () => {
+  dns = DNS.createUDPServer((request, send) => {
+    const response = DNS.Packet.createResponseFromRequest(request);
+    const [question] = request.questions;
+    for (const data of (question && records.get(question.name)) ?? []) {
+      // dns2 encodes plain answer objects (its README's form); its types ask for a class instance.
+      response.answers.push({
+        name: question?.name ?? "",
+        type: DNS.Packet.TYPE.TXT,
+        class: DNS.Packet.CLASS.IN,
+        ttl: 1,
+        data,
+      } as unknown as (typeof response.answers)[number]);
+    }
+    send(response);
+  });
+  await dns.listen(0, "127.0.0.1");
+  const { port } = dns.address();
+  server = await createTestServer({ ssoDnsServers: [`127.0.0.1:${port}`] });
+  ({ keys } = await server.createProject(
+    { displayName: "SSO domains", config: { domains: [{ domain: APP, handler_path: "/handler" }] } },
+    { expiresAt: new Date(server.clock.now().getTime() + 365 * DAY) },
+  ));
+  const team = async (name: string) =>
+    (
+      await expectJson<{ id: string }>(
+        await request("/api/v1/teams", { method: "POST", body: { display_name: name } }),
+        201,
+      )
+    ).id;
+  teamA = await team("Corp A");
+  teamB = await team("Corp B");
+  const pems = await generate([{ name: "commonName", value: "corp-a-idp" }], { keySize: 2048 });
+  connectionA = (
+    await expectJson<{ id: string }>(
+      await request(`/api/v1/teams/${teamA}/sso-connections`, {
+        method: "POST",
+        body: {
+          protocol: "saml",
+          display_name: "Corp A",
+          saml: {
+            idp_entity_id: "https://idp.corp-a.example",
+            idp_sso_url: IDP_SSO_URL,
+            idp_certificates: [pems.cert],
+          },
+        },
+      }),
+      201,
+    )
+  ).id;
+});
+afterAll(async () => {
+  dns?.close();
+  await server?.deps.emailWorker.stop();
+  await server?.close();
+});
+
+const authorizeByEmail = (email: string) =>
+  request("/api/v1/auth/sso/authorize", {
+    method: "POST",
+    type: "client",
+    body: {
+      email,
+      redirect_uri: `${APP}/handler/oauth-callback`,
+      state: "s",
+      code_challenge: pkcePair().challenge,
+    },
+  });
+
+describe("domain verification", () => {
+  it("verifies a claim only once its TXT record is published, for one team only", async () => {
+    const domain = await claim(teamA, "corp-a.example");
+    expect(domain.verified).toBe(false);
+    expect(domain.verification_record.name).toBe("_gatehouse-challenge.corp-a.example");
+    // Unverified: sign-in by e-mail does not route to the team yet.
+    await expectKnownError(await authorizeByEmail("jo@corp-a.example"), "SSO_DOMAIN_NOT_FOUND");
+    await expectKnownError(await verify(teamA, domain.id), "SSO_DOMAIN_VERIFICATION_FAILED");
+
+    // Team B claims the same domain and publishes its own value first: it proves nothing for team A, and once team A
+    // is verified, team B's claim cannot be.
+    const rival = await claim(teamB, "corp-a.example");
+    expect(rival.verification_record.value).not.toBe(domain.verification_record.value);
+    publish(domain);
+    const verified = await expectJson<Domain>(await verify(teamA, domain.id));
+    expect(verified.verified).toBe(true);
+    publish(rival);
+    await expectKnownError(await verify(teamB, rival.id), "SSO_DOMAIN_VERIFICATION_FAILED");
+
+    const routed = await expectJson<{ location: string; connection_id: string }>(
+      await authorizeByEmail("Jo@Corp-A.example"),
+    );
+    expect(routed.connection_id).toBe(connectionA);
+    expect(routed.location.startsWith(`${IDP_SSO_URL}?SAMLRequest=`)).toBe(true);
+  });
+});
+
+describe("enforced SSO", () => {
+  it("refuses password sign-up, password sign-in and e-mailed codes for the domain's addresses", async () => {
+    const domain = await claim(teamA, "enforced.example");
+    publish(domain);
+    await expectJson(await verify(teamA, domain.id));
+    const signUp = (email: string) =>
+      request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        type: "client",
+        body: { email, password: "a long password 123" },
+      });
+    // Before enforcement a password account of the domain works.
+    await expectJson(await signUp("before@enforced.example"));
+    await expectJson(
+      await request(`/api/v1/teams/${teamA}/sso-domains/${domain.id}`, {
+        method: "PATCH",
+        body: { enforce_sso: true },
+      }),
+    );
+
+    await expectKnownError(await signUp("new@enforced.example"), "SSO_REQUIRED", {
+      domain: "enforced.example",
+    });
+    await expectKnownError(
+      await request("/api/v1/auth/password/sign-in", {
+        method: "POST",
+        type: "client",
+        body: { email: "before@enforced.example", password: "a long password 123" },
+      }),
+      "SSO_REQUIRED",
+    );
+    await expectKnownError(
+      await request("/api/v1/auth/otp/send-sign-in-code", {
+        method: "POST",
+        type: "client",
+        body: { email: "before@enforced.example", callback_url: `${APP}/handler/magic-link-callback` },
+      }),
+      "SSO_REQUIRED",
+    );
+    // Other domains are untouched.
+    await expectJson(await signUp("someone@elsewhere.example"));
+  });
+
+  it("enforces nothing for a claim that is not verified", async () => {
+    const domain = await claim(teamB, "unproven.example");
+    await expectJson(
+      await request(`/api/v1/teams/${teamB}/sso-domains/${domain.id}`, {
+        method: "PATCH",
+        body: { enforce_sso: true },
+      }),
+    );
+    await expectJson(
+      await request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        type: "client",
+        body: { email: "free@unproven.example", password: "a long password 123" },
+      }),
+    );
+  });
+});

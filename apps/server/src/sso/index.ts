@@ -1,0 +1,80 @@
+// The SSO capability's parts, built once from the composition root (deps.ts): connections, the relying parties, the
+// provisioning rules and the sign-in flow.
+import type { Clock } from "../clock.ts";
+import { createSecretBox } from "../crypto/secret-box.ts";
+import type { Db } from "../db/client.ts";
+import type { ProjectsRepo } from "../db/projects-repo.ts";
+import type { TeamsRepo } from "../db/teams-repo.ts";
+import type { UsersRepo } from "../db/users-repo.ts";
+import type { TeamService } from "../services/teams.ts";
+import type { UserService } from "../services/users.ts";
+import type { VerificationCodeService } from "../services/verification-codes.ts";
+import type { WebhookEvents } from "../webhooks/events.ts";
+import { createSsoConnections } from "./connections.ts";
+import { createSsoDomains } from "./domains.ts";
+import { createSsoFlow } from "./flow.ts";
+import { createOidcRelyingParty } from "./oidc.ts";
+import { createProvisioning } from "./provisioning.ts";
+import { createSsoRepo } from "./repo.ts";
+import { createSamlServiceProvider } from "./saml.ts";
+
+export type SsoDeps = {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  baseUrl: string;
+  codes: VerificationCodeService;
+  projectsRepo: ProjectsRepo;
+  teamsRepo: TeamsRepo;
+  usersRepo: UsersRepo;
+  users: UserService;
+  teams: TeamService;
+  events: WebhookEvents;
+  /** IdP metadata URLs may point at loopback and private addresses (tests and development only). */
+  allowPrivateUrls: boolean;
+  /** Resolvers for domain verification (`host` or `host:port`); the system's when empty. */
+  dnsServers: readonly string[];
+};
+
+export function createSso(deps: SsoDeps) {
+  const repo = createSsoRepo();
+  const secretsBox = createSecretBox(deps.secret, "sso-secrets");
+  const saml = createSamlServiceProvider({ baseUrl: deps.baseUrl, allowPrivateUrls: deps.allowPrivateUrls });
+  const connections = createSsoConnections({
+    repo,
+    teamsRepo: deps.teamsRepo,
+    events: deps.events,
+    clock: deps.clock,
+    baseUrl: deps.baseUrl,
+    box: secretsBox,
+    samlSettings: saml.settingsFrom,
+  });
+  const provisioning = createProvisioning({
+    repo,
+    usersRepo: deps.usersRepo,
+    users: deps.users,
+    teams: deps.teams,
+    events: deps.events,
+  });
+  const flow = createSsoFlow({
+    db: deps.db,
+    clock: deps.clock,
+    codes: deps.codes,
+    projectsRepo: deps.projectsRepo,
+    repo,
+    provisioning,
+    oidc: createOidcRelyingParty({ clock: deps.clock, box: secretsBox }),
+    saml,
+    baseUrl: deps.baseUrl,
+    box: createSecretBox(deps.secret, "sso-flow"),
+  });
+  const domains = createSsoDomains({
+    repo,
+    teamsRepo: deps.teamsRepo,
+    clock: deps.clock,
+    dnsServers: deps.dnsServers,
+  });
+  return { repo, connections, domains, flow };
+}
+
+export type Sso = ReturnType<typeof createSso>;
