@@ -1,35 +1,119 @@
-// The one translation table: every text a page shows is looked up here by key. English is complete; another
-// language is a partial table of the same keys (what it lacks falls back to English), chosen by the provider's
-// `lang` (its primary subtag: "de-CH" uses "de").
-import { account } from "./messages/account.ts";
-import { auth } from "./messages/auth.ts";
-import { cliAuth } from "./messages/cli-auth.ts";
-import { common } from "./messages/common.ts";
-import { components } from "./messages/components.ts";
-import { keysAndOnboarding } from "./messages/keys-and-onboarding.ts";
-import { useStackSettings } from "./provider.tsx";
+// The pages' language: which locale a person sees, and the translate function of that locale.
+//
+// Chosen in this order (the first that names a supported locale wins, see matchLocale in @gatehouse/contract):
+//   1. the provider's `lang` prop;
+//   2. the signed-in user's stored locale (`client_metadata.locale`, set by account settings' language picker);
+//   3. the browser's languages (navigator.languages, in the person's order of preference);
+//   4. English.
+//
+// `translationOverrides` (the provider's prop, named and behaving as Stack's StackProvider's) replaces texts in
+// every language: each entry maps an English source text (case-sensitive, exactly as the English table has it) or a
+// message key ("auth.signIn.title") to the text to show instead. An English text used by several keys replaces all
+// of them. An entry that names neither throws, as Stack's does, so a typo does not go unnoticed. Overrides may use
+// the same `{variables}` as the text they replace.
+import { isRightToLeft, pickLocale, type SupportedLocale, storedLocale } from "@gatehouse/contract/locales";
+import { useMemo, useSyncExternalStore } from "react";
+import { formatMessage, type MessageVars } from "./format.ts";
+import { ar } from "./locales/ar.ts";
+import { de } from "./locales/de.ts";
+import { es } from "./locales/es.ts";
+import { fr } from "./locales/fr.ts";
+import { it } from "./locales/it.ts";
+import { ja } from "./locales/ja.ts";
+import { ko } from "./locales/ko.ts";
+import { nl } from "./locales/nl.ts";
+import { pl } from "./locales/pl.ts";
+import { ptBR } from "./locales/pt-BR.ts";
+import { zhHans } from "./locales/zh-Hans.ts";
+import { zhHant } from "./locales/zh-Hant.ts";
+import { en, type LocaleTable, type MessageKey, type Messages } from "./messages/en.ts";
+import { useStackContext } from "./provider.tsx";
 
-const en = { ...common, ...auth, ...account, ...components, ...cliAuth, ...keysAndOnboarding };
+export type { MessageKey, Messages };
 
-export type MessageKey = keyof typeof en;
-export type Messages = Record<MessageKey, string>;
+/** Every supported locale's table; English is the source and the fallback. */
+export const LOCALE_TABLES: Record<SupportedLocale, LocaleTable> = {
+  en,
+  de,
+  fr,
+  es,
+  "pt-BR": ptBR,
+  it,
+  ja,
+  ko,
+  "zh-Hans": zhHans,
+  "zh-Hant": zhHant,
+  nl,
+  pl,
+  ar,
+};
 
-/** The tables by primary language subtag; add one to support a language. */
-const tables: Record<string, Partial<Messages>> = { en };
+/** Variables named `{name}` in a text are replaced by `vars.name`; see format.ts for plurals and numbers. */
+export type Translate = (key: MessageKey, vars?: MessageVars) => string;
 
-/** Variables named `{name}` in a text are replaced by `vars.name`. */
-export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
-
-export function translator(lang: string): Translate {
-  const table = tables[lang.toLowerCase().split("-")[0] ?? "en"] ?? {};
-  return (key, vars) => {
-    const text: string = table[key] ?? en[key];
-    return vars ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(vars[name] ?? whole)) : text;
-  };
+/**
+ * A translator over any set of tables keyed like `source` (the React pages' here; the dashboard brings its own):
+ * the locale's text, else the English one, with the overrides applied first.
+ */
+export function makeTranslator<K extends string>(
+  source: Record<K, string>,
+  tables: Partial<Record<SupportedLocale, Partial<Record<K, string>>>>,
+  lang: string | undefined,
+  overrides?: Record<string, string>,
+): (key: K, vars?: MessageVars) => string {
+  const locale = pickLocale([lang]);
+  const table: Partial<Record<K, string>> = tables[locale] ?? {};
+  const overridden = resolveOverrides(source, overrides);
+  return (key, vars) => formatMessage(locale, overridden.get(key) ?? table[key] ?? source[key], vars);
 }
 
-/** The translate function of the provider's language. */
+/** Stack's translationOverrides, as a map from message key to replacement (see the top of this file). */
+function resolveOverrides<K extends string>(
+  source: Record<K, string>,
+  overrides: Record<string, string> | undefined,
+): Map<K, string> {
+  const resolved = new Map<K, string>();
+  for (const [original, replacement] of Object.entries(overrides ?? {})) {
+    const keys = Object.hasOwn(source, original)
+      ? [original as K]
+      : (Object.keys(source) as K[]).filter((key) => source[key] === original);
+    if (keys.length === 0) {
+      throw new Error(
+        `Invalid translation override: Original key ${JSON.stringify(original)} not found. Make sure you are passing the correct values into the translationOverrides property of the component.`,
+      );
+    }
+    for (const key of keys) resolved.set(key, replacement);
+  }
+  return resolved;
+}
+
+/** The translate function of a locale (a BCP 47 tag; unsupported ones get English), without a provider. */
+export function translator(lang: string, overrides?: Record<string, string>): Translate {
+  return makeTranslator<MessageKey>(en, LOCALE_TABLES, lang, overrides);
+}
+
+const noSubscription = () => () => {};
+// A string, so the snapshot compares equal between renders (some browsers hand out a new array each time).
+const browserLanguages = (): string =>
+  typeof navigator === "undefined" ? "" : (navigator.languages ?? [navigator.language]).join(",");
+
+/** The locale the pages are in (order at the top of this file). Does not wait for the user: it reads what is known. */
+export function useLocale(): SupportedLocale {
+  const { lang, store } = useStackContext();
+  const source = store.userSource(undefined);
+  const user = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+  const languages = useSyncExternalStore(noSubscription, browserLanguages, () => "");
+  return pickLocale([lang, storedLocale(user?.clientMetadata), ...languages.split(",")]);
+}
+
+/** The locale's writing direction, for the pages' root element. */
+export function useDirection(): "ltr" | "rtl" {
+  return isRightToLeft(useLocale()) ? "rtl" : "ltr";
+}
+
+/** The translate function of the pages' locale, with the provider's translationOverrides. */
 export function useTranslation(): Translate {
-  const { lang } = useStackSettings();
-  return translator(lang);
+  const locale = useLocale();
+  const { translationOverrides } = useStackContext();
+  return useMemo(() => translator(locale, translationOverrides), [locale, translationOverrides]);
 }
