@@ -5,7 +5,7 @@
 import { SUPPORTED_LOCALES, type SupportedLocale } from "@gatehouse/contract/locales";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MessageKey, translator } from "../../packages/react/src/i18n.ts";
+import { type MessageKey, translator } from "../../packages/react/src/translations.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 
 /** What a browser in each locale sends as its language (a region, as real browsers have). */
@@ -100,7 +100,9 @@ describe("handler pages in every language", () => {
         for (const field of await page.locator('input[type="password"]').all()) {
           await field.fill("correct horse battery");
         }
-        await page.getByRole("button", { name: translator(locale)("auth.signUp.submit"), exact: true }).click();
+        await page
+          .getByRole("button", { name: translator(locale)("auth.signUp.submit"), exact: true })
+          .click();
         await page.waitForURL(`${setup.demo.url}/`);
 
         await page.goto(`${setup.demo.url}/handler/account-settings`);
