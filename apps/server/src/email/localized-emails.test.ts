@@ -1,9 +1,10 @@
 // The built-in e-mails in the recipient's language: every locale's templates keep English's placeholders, and over
 // HTTP a user's stored locale (client_metadata.locale) picks the language of the e-mails they get; without one, or
-// for an address with no user, they are English; a template the project edited is sent as written.
+// for an address with no user, they are in the project's default_language, else English; a template the project
+// edited is sent as written.
 import { SUPPORTED_LOCALES } from "@gatehouse/contract/locales";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectJson } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -114,5 +115,26 @@ describe("e-mails in the recipient's stored locale", () => {
       }),
     );
     expect((await resetEmailFor("de")).subject).toBe("Nouveau mot de passe pour Codes");
+    await server.request("/api/v1/email-templates/password_reset", {
+      method: "DELETE",
+      headers: accessHeaders("admin", keys),
+    });
+  });
+
+  it("falls back to the project's default language, which only a supported locale can be", async () => {
+    const setDefault = (default_language: unknown) =>
+      server.request("/api/v1/projects/current", {
+        method: "PATCH",
+        headers: { ...accessHeaders("admin", keys), "content-type": "application/json" },
+        body: JSON.stringify({ config: { default_language } }),
+      });
+    const view = await expectJson<{ config: { default_language: string | null } }>(await setDefault("fr"));
+    expect(view.config.default_language).toBe("fr");
+    expect((await resetEmailFor(undefined)).subject).toBe("Réinitialisez votre mot de passe sur Codes");
+    expect((await resetEmailFor("de")).subject).toBe("Setze dein Passwort bei Codes zurück");
+
+    await expectKnownError(await setDefault("xx"), "SCHEMA_ERROR");
+    await expectJson(await setDefault(null));
+    expect((await resetEmailFor(undefined)).subject).toBe("Reset your password at Codes");
   });
 });

@@ -1,5 +1,5 @@
 // Transactional e-mails: the project's template (its edited one, else the default in the recipient's language: the
-// user's stored locale, client_metadata.locale, else English) rendered with the project's variables and queued in the outbox inside the caller's transaction, so the e-mail exists exactly when the change
+// user's stored locale, client_metadata.locale, else the project's default_language, else English) rendered with the project's variables and queued in the outbox inside the caller's transaction, so the e-mail exists exactly when the change
 // that causes it does.
 import type { Db } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
@@ -66,7 +66,12 @@ export function createEmailService(deps: { outbox: EmailOutbox }) {
       },
     ): Promise<void> {
       const rendered = render(
-        await template(tx, project.id, email.type, email.userLocale),
+        await template(
+          tx,
+          project.id,
+          email.type,
+          email.userLocale ?? project.config.default_language ?? undefined,
+        ),
         project,
         email.userDisplayName,
         email.variables,
