@@ -5,7 +5,7 @@
 import { SUPPORTED_LOCALES, type SupportedLocale } from "@gatehouse/contract/locales";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MessageKey, translator } from "../../packages/react/src/translations.ts";
+import { loadLocale, type MessageKey, translator } from "../../packages/react/src/translations.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 
 /** What a browser in each locale sends as its language (a region, as real browsers have). */
@@ -52,6 +52,7 @@ const SCREENSHOTS: readonly SupportedLocale[] = ["de", "ja", "ar"];
 let setup: DemoSetup;
 beforeAll(async () => {
   setup = await startDemoSetup("languages");
+  await Promise.all(SUPPORTED_LOCALES.map(loadLocale));
 }, 120_000);
 afterAll(() => setup?.stop());
 
@@ -105,6 +106,10 @@ describe("handler pages in every language", () => {
           .click();
         await page.waitForURL(`${setup.demo.url}/`);
 
+        // The sign-out page goes away once signed out: its request is held, so its heading stays to be read.
+        await page.route("**/api/v1/auth/sessions/current", (route) =>
+          route.request().method() === "DELETE" ? undefined : route.continue(),
+        );
         await page.goto(`${setup.demo.url}/handler/account-settings`);
         for (const [path, key] of SIGNED_IN_PAGES) {
           await navigate(page, path);

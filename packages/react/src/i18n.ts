@@ -12,12 +12,12 @@
 // of them. An entry that names neither throws, as Stack's does, so a typo does not go unnoticed. Overrides may use
 // the same `{variables}` as the text they replace.
 import { isRightToLeft, pickLocale, type SupportedLocale, storedLocale } from "@gatehouse/contract/locales";
-import { useMemo, useSyncExternalStore } from "react";
+import { use, useMemo, useSyncExternalStore } from "react";
 import { useStackContext } from "./provider.tsx";
-import { type Translate, translator } from "./translations.ts";
+import { loadedTable, loadLocale, type Translate, translator } from "./translations.ts";
 
 export {
-  LOCALE_TABLES,
+  loadLocale,
   type MessageKey,
   type Messages,
   makeTranslator,
@@ -44,9 +44,13 @@ export function useDirection(): "ltr" | "rtl" {
   return isRightToLeft(useLocale()) ? "rtl" : "ltr";
 }
 
-/** The translate function of the pages' locale, with the provider's translationOverrides. */
+/**
+ * The translate function of the pages' locale, with the provider's translationOverrides. Suspends the first time a
+ * language other than English is shown, while its table loads.
+ */
 export function useTranslation(): Translate {
   const locale = useLocale();
+  if (!loadedTable(locale)) use(loadLocale(locale));
   const { translationOverrides } = useStackContext();
   return useMemo(() => translator(locale, translationOverrides), [locale, translationOverrides]);
 }

@@ -1,39 +1,50 @@
-// The locale tables and translators, without React: shared by the pages' hooks (i18n.ts), the dashboard, and tests
+// The locale tables (loaded on demand) and translators, without React: shared by the pages' hooks (i18n.ts), the dashboard, and tests
 // that run outside a browser (the e2e suites' expected texts). The rules for overrides are at the top of i18n.ts.
 import { pickLocale, type SupportedLocale } from "@gatehouse/contract/locales";
 import { formatMessage, type MessageVars } from "./format.ts";
-import { ar } from "./locales/ar.ts";
-import { de } from "./locales/de.ts";
-import { es } from "./locales/es.ts";
-import { fr } from "./locales/fr.ts";
-import { it } from "./locales/it.ts";
-import { ja } from "./locales/ja.ts";
-import { ko } from "./locales/ko.ts";
-import { nl } from "./locales/nl.ts";
-import { pl } from "./locales/pl.ts";
-import { ptBR } from "./locales/pt-BR.ts";
-import { zhHans } from "./locales/zh-Hans.ts";
-import { zhHant } from "./locales/zh-Hant.ts";
 import { en, type LocaleTable, type MessageKey, type Messages } from "./messages/en.ts";
 
 export type { MessageKey, Messages };
 
-/** Every supported locale's table; English is the source and the fallback. */
-export const LOCALE_TABLES: Record<SupportedLocale, LocaleTable> = {
-  en,
-  de,
-  fr,
-  es,
-  "pt-BR": ptBR,
-  it,
-  ja,
-  ko,
-  "zh-Hans": zhHans,
-  "zh-Hant": zhHant,
-  nl,
-  pl,
-  ar,
+// Each language but English is a chunk of its own, fetched when a page first shows it: a visitor downloads English
+// (the fallback) and their own language, not all thirteen.
+const LOADERS: Record<Exclude<SupportedLocale, "en">, () => Promise<LocaleTable>> = {
+  de: () => import("./locales/de.ts").then((m) => m.de),
+  fr: () => import("./locales/fr.ts").then((m) => m.fr),
+  es: () => import("./locales/es.ts").then((m) => m.es),
+  "pt-BR": () => import("./locales/pt-BR.ts").then((m) => m.ptBR),
+  it: () => import("./locales/it.ts").then((m) => m.it),
+  ja: () => import("./locales/ja.ts").then((m) => m.ja),
+  ko: () => import("./locales/ko.ts").then((m) => m.ko),
+  "zh-Hans": () => import("./locales/zh-Hans.ts").then((m) => m.zhHans),
+  "zh-Hant": () => import("./locales/zh-Hant.ts").then((m) => m.zhHant),
+  nl: () => import("./locales/nl.ts").then((m) => m.nl),
+  pl: () => import("./locales/pl.ts").then((m) => m.pl),
+  ar: () => import("./locales/ar.ts").then((m) => m.ar),
 };
+
+const loaded = new Map<SupportedLocale, LocaleTable>([["en", en]]);
+const loading = new Map<SupportedLocale, Promise<LocaleTable>>();
+
+/** A locale's table once loaded (English always is), else undefined. */
+export function loadedTable(locale: SupportedLocale): LocaleTable | undefined {
+  return loaded.get(locale);
+}
+
+/** Loads a locale's table; every caller while it loads gets the same promise (React's `use` needs that). */
+export function loadLocale(locale: SupportedLocale): Promise<LocaleTable> {
+  const table = loaded.get(locale);
+  if (table) return Promise.resolve(table);
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = LOADERS[locale as Exclude<SupportedLocale, "en">]().then((fetched) => {
+      loaded.set(locale, fetched);
+      return fetched;
+    });
+    loading.set(locale, pending);
+  }
+  return pending;
+}
 
 /** Variables named `{name}` in a text are replaced by `vars.name`; see format.ts for plurals and numbers. */
 export type Translate = (key: MessageKey, vars?: MessageVars) => string;
@@ -74,7 +85,11 @@ function resolveOverrides<K extends string>(
   return resolved;
 }
 
-/** The translate function of a locale (a BCP 47 tag; unsupported ones get English), without a provider. */
+/**
+ * The translate function of a locale (a BCP 47 tag; unsupported ones get English), without a provider. The locale's
+ * table must be loaded (loadLocale); until it is, the texts are English.
+ */
 export function translator(lang: string, overrides?: Record<string, string>): Translate {
-  return makeTranslator<MessageKey>(en, LOCALE_TABLES, lang, overrides);
+  const locale = pickLocale([lang]);
+  return makeTranslator<MessageKey>(en, { [locale]: loaded.get(locale) }, locale, overrides);
 }

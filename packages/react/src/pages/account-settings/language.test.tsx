@@ -35,6 +35,8 @@ describe("language", () => {
     await userEvent.selectOptions(screen.getByLabelText("このページとメールの言語"), "");
     expect(await screen.findByRole("heading", { level: 1, name: "Account settings" })).toBeTruthy();
     expect((await serverUser(live)).client_metadata).toEqual({ theme: "green" });
+    // The sections' reads are done before the test ends (not cut off by the server closing).
+    expect(await screen.findByText("This session")).toBeTruthy();
   });
 
   it("lets the provider's lang prop win over the stored language", async () => {
@@ -53,5 +55,6 @@ describe("language", () => {
     });
     expect(await screen.findByRole("heading", { level: 1, name: "إعدادات الحساب" })).toBeTruthy();
     expect(document.querySelector(".gh-root")?.getAttribute("dir")).toBe("rtl");
+    expect(await screen.findByText("هذه الجلسة")).toBeTruthy();
   });
 });
