@@ -295,7 +295,7 @@ export const it: LocaleTable = {
   "account.notifications.title": "Notifiche",
   "account.notifications.none": "Non ci sono categorie di notifiche.",
   "account.notifications.required": "Queste e-mail non possono essere disattivate.",
-  "onboarding.title": "Benvenuto",
+  "onboarding.title": "Ti diamo il benvenuto",
   "onboarding.verify": "Verifica il tuo indirizzo e-mail {email} per continuare. Ti abbiamo inviato un link.",
   "onboarding.resend": "Invia di nuovo l’e-mail",
   "onboarding.sent": "E-mail di verifica inviata.",

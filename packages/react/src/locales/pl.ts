@@ -191,7 +191,7 @@ export const pl: LocaleTable = {
   "account.mfa.recovery.copied": "Skopiowano.",
   "account.mfa.recovery.copyFailed": "Nie udało się skopiować. Zaznacz kody i skopiuj je albo je pobierz.",
   "account.mfa.recovery.download": "Pobierz",
-  "account.mfa.recovery.done": "Zapisałem je",
+  "account.mfa.recovery.done": "Mam je zapisane",
   "account.mfa.recovery.generate": "Wygeneruj nowe kody odzyskiwania",
   "account.mfa.recovery.generateQuestion": "Obecne kody odzyskiwania przestaną działać. Wygenerować nowe?",
   "account.sessions.title": "Aktywne sesje",
