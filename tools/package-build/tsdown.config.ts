@@ -32,6 +32,7 @@ export default defineConfig([
       "known-errors": "src/known-errors.ts",
       "known-error": "src/known-error.ts",
       headers: "src/headers.ts",
+      locales: "src/locales.ts",
     },
     "neutral",
   ),

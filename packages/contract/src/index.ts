@@ -2,6 +2,7 @@
 export * from "./headers.ts";
 export * from "./known-error.ts";
 export * from "./known-errors.ts";
+export * from "./locales.ts";
 export * from "./openapi.ts";
 export * from "./route.ts";
 export * from "./routes/index.ts";

@@ -1,35 +1,56 @@
-// The one translation table: every text a page shows is looked up here by key. English is complete; another
-// language is a partial table of the same keys (what it lacks falls back to English), chosen by the provider's
-// `lang` (its primary subtag: "de-CH" uses "de").
-import { account } from "./messages/account.ts";
-import { auth } from "./messages/auth.ts";
-import { cliAuth } from "./messages/cli-auth.ts";
-import { common } from "./messages/common.ts";
-import { components } from "./messages/components.ts";
-import { keysAndOnboarding } from "./messages/keys-and-onboarding.ts";
-import { useStackSettings } from "./provider.tsx";
+// The pages' language: which locale a person sees, and the translate function of that locale.
+//
+// Chosen in this order (the first that names a supported locale wins, see matchLocale in @gatehouse/contract):
+//   1. the provider's `lang` prop;
+//   2. the signed-in user's stored locale (`client_metadata.locale`, set by account settings' language picker);
+//   3. the browser's languages (navigator.languages, in the person's order of preference);
+//   4. English.
+//
+// `translationOverrides` (the provider's prop, named and behaving as Stack's StackProvider's) replaces texts in
+// every language: each entry maps an English source text (case-sensitive, exactly as the English table has it) or a
+// message key ("auth.signIn.title") to the text to show instead. An English text used by several keys replaces all
+// of them. An entry that names neither throws, as Stack's does, so a typo does not go unnoticed. Overrides may use
+// the same `{variables}` as the text they replace.
+import { isRightToLeft, pickLocale, type SupportedLocale, storedLocale } from "@gatehouse/contract/locales";
+import { use, useMemo, useSyncExternalStore } from "react";
+import { useStackContext } from "./provider.tsx";
+import { loadedTable, loadLocale, type Translate, translator } from "./translations.ts";
 
-const en = { ...common, ...auth, ...account, ...components, ...cliAuth, ...keysAndOnboarding };
+export {
+  loadLocale,
+  type MessageKey,
+  type Messages,
+  makeTranslator,
+  type Translate,
+  translator,
+} from "./translations.ts";
 
-export type MessageKey = keyof typeof en;
-export type Messages = Record<MessageKey, string>;
+const noSubscription = () => () => {};
+// A string, so the snapshot compares equal between renders (some browsers hand out a new array each time).
+const browserLanguages = (): string =>
+  typeof navigator === "undefined" ? "" : (navigator.languages ?? [navigator.language]).join(",");
 
-/** The tables by primary language subtag; add one to support a language. */
-const tables: Record<string, Partial<Messages>> = { en };
-
-/** Variables named `{name}` in a text are replaced by `vars.name`. */
-export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
-
-export function translator(lang: string): Translate {
-  const table = tables[lang.toLowerCase().split("-")[0] ?? "en"] ?? {};
-  return (key, vars) => {
-    const text: string = table[key] ?? en[key];
-    return vars ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(vars[name] ?? whole)) : text;
-  };
+/** The locale the pages are in (order at the top of this file). Does not wait for the user: it reads what is known. */
+export function useLocale(): SupportedLocale {
+  const { lang, store } = useStackContext();
+  const source = store.userSource(undefined);
+  const user = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+  const languages = useSyncExternalStore(noSubscription, browserLanguages, () => "");
+  return pickLocale([lang, storedLocale(user?.clientMetadata), ...languages.split(",")]);
 }
 
-/** The translate function of the provider's language. */
+/** The locale's writing direction, for the pages' root element. */
+export function useDirection(): "ltr" | "rtl" {
+  return isRightToLeft(useLocale()) ? "rtl" : "ltr";
+}
+
+/**
+ * The translate function of the pages' locale, with the provider's translationOverrides. Suspends the first time a
+ * language other than English is shown, while its table loads.
+ */
 export function useTranslation(): Translate {
-  const { lang } = useStackSettings();
-  return translator(lang);
+  const locale = useLocale();
+  if (!loadedTable(locale)) use(loadLocale(locale));
+  const { translationOverrides } = useStackContext();
+  return useMemo(() => translator(locale, translationOverrides), [locale, translationOverrides]);
 }

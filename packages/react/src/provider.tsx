@@ -11,23 +11,41 @@ export type StackProviderProps = {
   app: StackClientApp;
   /** The pages' color scheme; "system" follows the browser's preference. */
   theme?: ThemeMode;
-  /** The pages' language, as a BCP 47 tag. */
+  /**
+   * The pages' language, as a BCP 47 tag ("de", "pt-BR", "zh-TW"…). Without it: the signed-in user's stored locale,
+   * then the browser's languages, then English (see i18n.ts).
+   */
   lang?: string;
+  /**
+   * A mapping of English texts (or message keys) to the texts to show instead, in every language; as Stack's
+   * StackProvider: case-sensitive, and an entry that matches no text throws (see i18n.ts).
+   */
+  translationOverrides?: Record<string, string>;
   children?: ReactNode;
 };
 
 type StackContextValue = {
   app: StackClientApp;
   theme: ThemeMode;
-  lang: string;
+  lang: string | undefined;
+  translationOverrides: Record<string, string> | undefined;
   store: BindingStore;
 };
 
 const StackContext = createContext<StackContextValue | null>(null);
 
-export function StackProvider({ app, theme = "system", lang = "en-US", children }: StackProviderProps) {
+export function StackProvider({
+  app,
+  theme = "system",
+  lang,
+  translationOverrides,
+  children,
+}: StackProviderProps) {
   const store = bindingStoreOf(app);
-  const value = useMemo(() => ({ app, theme, lang, store }), [app, theme, lang, store]);
+  const value = useMemo(
+    () => ({ app, theme, lang, translationOverrides, store }),
+    [app, theme, lang, translationOverrides, store],
+  );
   return <StackContext value={value}>{children}</StackContext>;
 }
 
@@ -48,8 +66,8 @@ export function useStackApp(): WithAppHooks<StackClientApp> {
   return attachAppHooks(useStackContext().app);
 }
 
-/** The theme and language the provider was given, for the pages. */
-export function useStackSettings(): { theme: ThemeMode; lang: string } {
+/** The theme and language the provider was given, for the pages (the language in use is i18n.ts's useLocale). */
+export function useStackSettings(): { theme: ThemeMode; lang: string | undefined } {
   const { theme, lang } = useStackContext();
   return { theme, lang };
 }

@@ -1,7 +1,9 @@
 // Transactional e-mail templates (WIRE.md §5.2): the five types with their variables and default subjects, the
-// default HTML contents, and rendering with the `{{ name }}` placeholder syntax plus the plain-text part.
+// default HTML contents (in every supported language, template-texts.ts), and rendering with the `{{ name }}` placeholder syntax plus the plain-text part.
 
 import { EMAIL_TEMPLATE_TYPES, type EmailTemplateType, LINE_BREAK } from "@gatehouse/contract";
+import { isRightToLeft, pickLocale, type SupportedLocale } from "@gatehouse/contract/locales";
+import { EMAIL_TEXTS, type EmailTexts } from "./template-texts.ts";
 
 // The types are wire data, so the contract holds them; they are re-exported for the server's e-mail code.
 export { EMAIL_TEMPLATE_TYPES, type EmailTemplateType };
@@ -32,71 +34,55 @@ const OTP_STYLE =
   "font-family: 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 32px; font-weight: 700; " +
   "letter-spacing: 6px; margin: 16px 0;";
 
-/** A message body: heading, lines of text, a button, and the same link as visible text for clients without buttons. */
-function defaultContent(heading: string, lines: string[], button: string, link: string, extra = ""): string {
+/**
+ * A message body: heading, lines of text, a button, and the same link as visible text for clients without buttons;
+ * marked with its language and direction so mail clients lay out right-to-left languages from the right.
+ */
+function defaultContent(
+  texts: EmailTexts,
+  locale: SupportedLocale,
+  message: { heading: string; line: string; button: string },
+  link: string,
+  extra = "",
+): string {
+  const dir = isRightToLeft(locale) ? "rtl" : "ltr";
   return [
-    `<div style="${BODY_STYLE}">`,
-    `<h1 style="font-size: 20px; margin: 0 0 16px;">${heading}</h1>`,
-    ...lines.map((line) => `<p>${line}</p>`),
+    `<div lang="${locale}" dir="${dir}" style="${BODY_STYLE}">`,
+    `<h1 style="font-size: 20px; margin: 0 0 16px;">${message.heading}</h1>`,
+    `<p>${message.line}</p>`,
     extra,
-    `<p style="margin: 24px 0;"><a href="{{ ${link} }}" style="${BUTTON_STYLE}">${button}</a></p>`,
-    `<p style="${SMALL_STYLE}">Or open this link: <a href="{{ ${link} }}">{{ ${link} }}</a></p>`,
-    `<p style="${SMALL_STYLE}">If you did not expect this e-mail, you can ignore it.</p>`,
+    `<p style="margin: 24px 0;"><a href="{{ ${link} }}" style="${BUTTON_STYLE}">${message.button}</a></p>`,
+    `<p style="${SMALL_STYLE}">${texts.orOpenLink} <a href="{{ ${link} }}">{{ ${link} }}</a></p>`,
+    `<p style="${SMALL_STYLE}">${texts.ignore}</p>`,
     "</div>",
   ]
     .filter((part) => part !== "")
     .join("\n");
 }
 
-/** The defaults every project starts with; the exact HTML is not part of the contract, the subjects are. */
-export const DEFAULT_EMAIL_TEMPLATES: Record<EmailTemplateType, EmailTemplate> = {
-  email_verification: {
-    subject: "Verify your email at {{ projectDisplayName }}",
-    content: defaultContent(
-      "Verify your e-mail address",
-      ["Please confirm this e-mail address for your account at {{ projectDisplayName }}."],
-      "Verify e-mail",
-      "emailVerificationLink",
-    ),
-  },
-  password_reset: {
-    subject: "Reset your password at {{ projectDisplayName }}",
-    content: defaultContent(
-      "Reset your password",
-      ["Someone asked to reset the password of your account at {{ projectDisplayName }}."],
-      "Reset password",
-      "passwordResetLink",
-    ),
-  },
-  magic_link: {
-    subject: "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
-    content: defaultContent(
-      "Sign in to {{ projectDisplayName }}",
-      ["Enter this code to sign in:"],
-      "Sign in",
+/** The built-in templates in a locale (any BCP 47 tag; one that no supported locale fits gets English). */
+export function defaultEmailTemplates(lang?: string | null): Record<EmailTemplateType, EmailTemplate> {
+  const locale = pickLocale([lang]);
+  const texts = EMAIL_TEXTS[locale];
+  const template = (type: EmailTemplateType, link: string, extra?: string): EmailTemplate => ({
+    subject: texts[type].subject,
+    content: defaultContent(texts, locale, texts[type], link, extra),
+  });
+  return {
+    email_verification: template("email_verification", "emailVerificationLink"),
+    password_reset: template("password_reset", "passwordResetLink"),
+    magic_link: template(
+      "magic_link",
       "magicLink",
-      `<p style="${OTP_STYLE}">{{ otp }}</p>\n<p>Or sign in with one click:</p>`,
+      `<p style="${OTP_STYLE}">{{ otp }}</p>\n<p>${texts.magic_link.oneClick}</p>`,
     ),
-  },
-  team_invitation: {
-    subject: "You have been invited to join {{ teamDisplayName }}",
-    content: defaultContent(
-      "Join {{ teamDisplayName }}",
-      ["You have been invited to join the team {{ teamDisplayName }} at {{ projectDisplayName }}."],
-      "Accept invitation",
-      "teamInvitationLink",
-    ),
-  },
-  sign_in_invitation: {
-    subject: "You have been invited to sign in to {{ projectDisplayName }}",
-    content: defaultContent(
-      "Sign in to {{ projectDisplayName }}",
-      ["You have been invited to sign in to {{ projectDisplayName }}."],
-      "Sign in",
-      "signInInvitationLink",
-    ),
-  },
-};
+    team_invitation: template("team_invitation", "teamInvitationLink"),
+    sign_in_invitation: template("sign_in_invitation", "signInInvitationLink"),
+  };
+}
+
+/** The defaults every project starts with, in English; the exact HTML is not part of the contract, the subjects are. */
+export const DEFAULT_EMAIL_TEMPLATES: Record<EmailTemplateType, EmailTemplate> = defaultEmailTemplates("en");
 
 /** The defaults as the e-mail templates API lists them. */
 export function listDefaultEmailTemplates(): {

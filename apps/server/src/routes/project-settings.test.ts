@@ -109,6 +109,7 @@ const defaultConfig = (projectId: string) => ({
   oauth_account_merge_strategy: "link_method",
   require_publishable_client_key: false,
   refresh_token_rotation: false,
+  default_language: null,
 });
 
 const SMTP: Record<string, unknown> = {
@@ -200,6 +201,7 @@ describe("PATCH /projects/current", () => {
           oauth_account_merge_strategy: "raise_error",
           require_publishable_client_key: true,
           refresh_token_rotation: true,
+          default_language: "ja",
         },
       }),
     );
@@ -220,6 +222,7 @@ describe("PATCH /projects/current", () => {
         oauth_account_merge_strategy: "raise_error",
         require_publishable_client_key: true,
         refresh_token_rotation: true,
+        default_language: "ja",
       },
       production_mode_errors: [],
     });

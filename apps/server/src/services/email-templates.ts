@@ -1,7 +1,9 @@
 // E-mail administration (WIRE.md §4.15, §5.2): the project's five templates (list, read, edit, reset to default),
 // a preview of a template or an unsaved draft with sample values [GO], the sign-in invitation, and a test e-mail
 // sent at once through an SMTP server the admin is setting up [GO].
+
 import type { ProjectConfig } from "@gatehouse/contract";
+import { storedLocale } from "@gatehouse/contract/locales";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
@@ -118,6 +120,7 @@ export function createEmailTemplateService(deps: {
           to: input.email,
           type: "sign_in_invitation",
           userDisplayName: found?.user.displayName,
+          userLocale: storedLocale(found?.user.clientMetadata),
           variables: { signInInvitationLink: input.callback_url, teamDisplayName: "" },
         });
       });

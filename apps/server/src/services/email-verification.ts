@@ -1,6 +1,8 @@
 // E-mail verification (WIRE.md §4.9, §5): a code bound to the user and the address, e-mailed as a link. Using it
 // marks that channel verified; if the channel is gone or its value changed, the code counts as not found.
+
 import { KnownErrors } from "@gatehouse/contract";
+import { storedLocale } from "@gatehouse/contract/locales";
 import type { Db } from "../db/client.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
 import type { EmailService } from "./emails.ts";
@@ -17,7 +19,7 @@ export function createEmailVerification(deps: {
     async send(
       tx: Db,
       project: Project,
-      user: { id: string; displayName: string | null },
+      user: { id: string; displayName: string | null; clientMetadata?: unknown },
       email: string,
       callbackUrl: string,
     ) {
@@ -31,6 +33,7 @@ export function createEmailVerification(deps: {
         to: email,
         type: "email_verification",
         userDisplayName: user.displayName,
+        userLocale: storedLocale(user.clientMetadata),
         variables: { emailVerificationLink: link ?? callbackUrl },
       });
     },

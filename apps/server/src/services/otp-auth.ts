@@ -1,8 +1,10 @@
 // One-time-code and magic-link sign-in (WIRE.md §4.2): one e-mailed code works both as a link and as the six
 // characters a user types, and signs in an existing user or creates one with a verified e-mail. The session opens
 // through the MFA gate (services/mfa.ts): a TOTP user gets an attempt code instead, and the one-time code is used up.
+
 import { randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
+import { storedLocale } from "@gatehouse/contract/locales";
 import { and, eq } from "drizzle-orm";
 import { type Db, inTransaction } from "../db/client.ts";
 import { users } from "../db/schema.ts";
@@ -62,6 +64,7 @@ export function createOtpAuth(deps: {
           to: input.email,
           type: "magic_link",
           userDisplayName: found?.user.displayName,
+          userLocale: storedLocale(found?.user.clientMetadata),
           variables: { magicLink: link ?? input.callback_url, otp: otpOf(code) },
         });
         return { nonce };

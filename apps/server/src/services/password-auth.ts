@@ -2,7 +2,9 @@
 // (argon2id, or an imported hash's own algorithm until sign-in replaces it), so neither answers nor timing reveal
 // which addresses have accounts. Sessions of existing users open through the MFA gate (services/mfa.ts), only once
 // the password has proven right.
+
 import { KnownErrors } from "@gatehouse/contract";
+import { storedLocale } from "@gatehouse/contract/locales";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -173,6 +175,7 @@ export function createPasswordAuth(deps: {
           to: input.email,
           type: "password_reset",
           userDisplayName: target?.displayName,
+          userLocale: storedLocale(target?.clientMetadata),
           variables: { passwordResetLink: link ?? input.callback_url },
           send: target !== undefined,
         });

@@ -162,6 +162,8 @@ export function projectAdminView(
       oauth_account_merge_strategy: c.oauth_account_merge_strategy,
       require_publishable_client_key: c.require_publishable_client_key,
       refresh_token_rotation: c.refresh_token_rotation,
+      // Stored before the setting existed: no default language.
+      default_language: c.default_language ?? null,
     },
     production_mode_errors: productionModeErrors(c),
   };

@@ -1,7 +1,9 @@
 // Team invitations (WIRE.md §4.11, §5): a `team_invitation` verification code e-mailed to an address. Whoever holds
 // the code may join the team; a signed-in user may also accept by id an invitation sent to one of their verified
 // e-mails. Both join with the member defaults through the team service, so events and grants stay in one place.
+
 import { KnownErrors } from "@gatehouse/contract";
+import { storedLocale } from "@gatehouse/contract/locales";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import {
@@ -116,6 +118,7 @@ export function createTeamInvitationService(deps: {
           to: input.email,
           type: "team_invitation",
           userDisplayName: recipient?.displayName,
+          userLocale: storedLocale(recipient?.clientMetadata),
           variables: { teamInvitationLink: link ?? input.callbackUrl, teamDisplayName: team.displayName },
         });
         return id;

@@ -1,6 +1,10 @@
 // Project configuration (WIRE.md §4.13, §7): the stored settings and their defaults, the bodies that change them,
 // and the two views of a project: the client view for sign-in screens, the admin view for dashboards.
 import { z } from "zod";
+import { SUPPORTED_LOCALES } from "../locales.ts";
+
+/** [GO] The language of the built-in e-mails to people with no stored locale of their own (null: English). */
+const defaultLanguageSchema = z.enum(SUPPORTED_LOCALES).nullable();
 
 export const STANDARD_OAUTH_PROVIDER_IDS = [
   "github",
@@ -124,6 +128,7 @@ export const projectConfigSchema = z.strictObject({
   /** Whether users, and teams, may hold API keys of their own (`/user-api-keys`, `/team-api-keys`). */
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
+  default_language: defaultLanguageSchema,
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -149,6 +154,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   refresh_token_rotation: false,
   allow_user_api_keys: false,
   allow_team_api_keys: false,
+  default_language: null,
 };
 
 /**
@@ -178,6 +184,7 @@ export const projectConfigUpdateSchema = z.strictObject({
   refresh_token_rotation: z.boolean().optional(),
   allow_user_api_keys: z.boolean().optional(),
   allow_team_api_keys: z.boolean().optional(),
+  default_language: defaultLanguageSchema.optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -279,6 +286,7 @@ export const projectAdminViewSchema = z
       oauth_account_merge_strategy: oauthAccountMergeStrategySchema,
       require_publishable_client_key: z.boolean(),
       refresh_token_rotation: z.boolean(),
+      default_language: defaultLanguageSchema,
     }),
     production_mode_errors: z.array(z.string()),
   })

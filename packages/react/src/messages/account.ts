@@ -3,7 +3,7 @@ export const account = {
   "account.title": "Account settings",
   "account.index": "Sections",
   "account.displayName": "Display name",
-  "account.nameTooLong": "Names can have at most {max} characters.",
+  "account.nameTooLong": "Names can have at most {max, plural, one {# character} other {# characters}}.",
 
   "account.profile.title": "Profile",
   "account.avatar.upload": "Profile picture",

@@ -3,7 +3,8 @@
 // boundaries, useAction, and tracked reads.
 
 /** The translator errorMessage words its sentences with, for callers that word errors outside useAction. */
-export { useTranslation } from "../i18n.ts";
+/** The pages' language for Gatehouse's own apps: the dashboard translates its texts with the same rules. */
+export { makeTranslator, useDirection, useLocale, useTranslation } from "../i18n.ts";
 export { type Tracked, track } from "../store.ts";
 export { ConfirmButton, type ConfirmButtonProps } from "./confirm-button.tsx";
 export { ErrorBoundary, type ErrorBoundaryProps } from "./error-boundary.tsx";

@@ -8,6 +8,7 @@ import {
   useContext,
   useId,
 } from "react";
+import { useDirection, useLocale } from "../i18n.ts";
 import { useStackSettings } from "../provider.tsx";
 import { STYLES } from "./styles.ts";
 
@@ -17,9 +18,14 @@ import { STYLES } from "./styles.ts";
  */
 export function Root({ page = false, children }: { page?: boolean; children: ReactNode }) {
   const { theme } = useStackSettings();
+  // The locale's language and direction on the root, so screen readers pronounce it and right-to-left pages mirror.
+  const lang = useLocale();
+  const dir = useDirection();
   return (
     <div
       className={page ? "gh-root gh-page" : "gh-root"}
+      lang={lang}
+      dir={dir}
       data-theme={theme}
       style={{ display: page ? undefined : "contents" }}
     >

@@ -18,7 +18,7 @@ export const STYLES = `
   --gh-warning: #7a2e0e; --gh-warning-bg: #fef0c7;
   color-scheme: light;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 15px; line-height: 1.5;
-  color: var(--gh-fg); text-align: left;
+  color: var(--gh-fg); text-align: start;
 }
 .gh-root[data-theme="dark"] {
 ${DARK}}
@@ -44,7 +44,7 @@ ${DARK}  }
 .gh-root .gh-row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .gh-root .gh-confirm { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 0; padding: 0;
   border: none; min-width: 0; }
-.gh-root .gh-confirm > legend { float: left; padding: 0; }
+.gh-root .gh-confirm > legend { float: inline-start; padding: 0; }
 .gh-root .gh-spread { display: flex; gap: 8px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
 .gh-root .gh-field { display: flex; flex-direction: column; gap: 4px; }
 .gh-root .gh-label { font-size: 14px; font-weight: 550; }
@@ -83,10 +83,10 @@ ${DARK}  }
   display: inline-flex; align-items: center; justify-content: center; font-weight: 600; font-size: 14px; overflow: hidden; flex: none; }
 .gh-root .gh-avatar img { width: 100%; height: 100%; object-fit: cover; }
 .gh-root .gh-menu { position: relative; display: inline-block; }
-.gh-root .gh-menu-list { position: absolute; right: 0; top: calc(100% + 6px); min-width: 220px; z-index: 1000;
+.gh-root .gh-menu-list { position: absolute; inset-inline-end: 0; top: calc(100% + 6px); min-width: 220px; z-index: 1000;
   background: var(--gh-surface); border: 1px solid var(--gh-border); border-radius: 10px; padding: 6px;
   list-style: none; margin: 0; box-shadow: 0 8px 24px #0000002e; }
-.gh-root .gh-menu-item { display: block; width: 100%; text-align: left; font: inherit; color: var(--gh-fg);
+.gh-root .gh-menu-item { display: block; width: 100%; text-align: start; font: inherit; color: var(--gh-fg);
   background: none; border: none; border-radius: 6px; padding: 8px 10px; cursor: pointer; }
 .gh-root .gh-menu-item:hover, .gh-root .gh-menu-item[aria-current="true"] { background: var(--gh-subtle); }
 .gh-root .gh-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14px; }

@@ -2,8 +2,9 @@
 // touches; while it runs a progress bar counts them, and afterwards the result says how many were done and names
 // every user it failed for, with the server's reason. Users are written a few at a time, never all at once.
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
-import { Alert, Button, errorMessage, useTranslation } from "@gatehouse/react/ui";
+import { Alert, Button, errorMessage, makeTranslator, useTranslation } from "@gatehouse/react/ui";
 import { useState } from "react";
+import { en } from "../../messages.ts";
 import { ConfirmButton } from "../bricks.tsx";
 import { plainRefusal } from "../form.ts";
 import { usersChanged } from "./bricks.tsx";
@@ -50,7 +51,10 @@ const ACTIONS: Action[] = [
   },
 ];
 
-const usersCount = (n: number) => (n === 1 ? "1 user" : `${n.toLocaleString("en")} users`);
+// The sentences around the count are English until this screen is translated, so the count is English too (its
+// plural through Intl.PluralRules, messages.ts).
+const english = makeTranslator(en, {}, "en");
+const usersCount = (n: number) => english("users.count", { n });
 
 type Progress = { action: Action; done: number; total: number };
 type Outcome = { action: Action; total: number; failed: { user: ServerUser; reason: string }[] };

@@ -7,6 +7,7 @@ import { FullPageContext, Muted, PageCard, Spinner } from "../../ui/primitives.t
 import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
+import { LanguageSection } from "./language-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
 import { PasskeySection } from "./passkey-section.tsx";
@@ -38,6 +39,7 @@ function SettingsPage() {
   // The sections this project offers, in order; each has an anchor the index links to.
   const sections: { anchor: string; title: MessageKey; element: ReactNode }[] = [
     { anchor: "profile", title: "account.profile.title", element: <ProfileSection user={user} /> },
+    { anchor: "language", title: "account.language.title", element: <LanguageSection user={user} /> },
     { anchor: "emails", title: "account.emails.title", element: <EmailsSection user={user} /> },
     ...(config.credentialEnabled
       ? [

@@ -1,8 +1,7 @@
 // Active sessions: where the user is signed in, this one marked, with when each began and was last used (in the
-// provider's language), and signing the others out (confirmed).
+// pages' language), and signing the others out (confirmed).
 import type { ActiveSession, CurrentUser } from "@gatehouse/sdk";
-import { useTranslation } from "../../i18n.ts";
-import { useStackSettings } from "../../provider.tsx";
+import { useLocale, useTranslation } from "../../i18n.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Section, Spinner } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
@@ -37,8 +36,7 @@ export function SessionsSection({ user }: { user: CurrentUser }) {
 
 function SessionItem({ session, onRevoke }: { session: ActiveSession; onRevoke: () => Promise<void> }) {
   const t = useTranslation();
-  const { lang } = useStackSettings();
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+  const format = new Intl.DateTimeFormat(useLocale(), { dateStyle: "medium", timeStyle: "short" });
   const revoke = useAction(onRevoke);
   return (
     <li className="gh-list-item">

@@ -56,9 +56,9 @@ describe("sessions", () => {
         </StackProvider>,
       );
     });
-    const sessions = await section("Active sessions");
-    // German medium date: "04.03.2025, 08:21".
-    expect(await sessions.findByText(/^Signed in \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)).toBeTruthy();
-    expect(screen.getByText(/^Last used \d{2}\.\d{2}\.\d{4}/)).toBeTruthy();
+    // The page is in German, its dates too (medium date: "04.03.2025, 08:21").
+    const sessions = await section("Aktive Sitzungen");
+    expect(await sessions.findByText(/^Angemeldet: \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)).toBeTruthy();
+    expect(screen.getByText(/^Zuletzt verwendet: \d{2}\.\d{2}\.\d{4}/)).toBeTruthy();
   });
 });
