@@ -355,7 +355,8 @@ describe("the demo app in Chromium", () => {
   it("shows the error page for an unknown handler page and for an error the server sent back", async () => {
     const { page } = await open();
     await page.goto(at("/handler/no-such-page"));
-    await page.getByText("No URL for handler name no-such-page").waitFor();
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await page.getByText("There is no page at /handler/no-such-page.", { exact: false }).waitFor();
     await page.goto(at("/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=Denied"));
     await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
     await setup.screenshot(page, "error-page");

@@ -7,9 +7,10 @@ import { cliAuth } from "./messages/cli-auth.ts";
 import { common } from "./messages/common.ts";
 import { components } from "./messages/components.ts";
 import { keysAndOnboarding } from "./messages/keys-and-onboarding.ts";
+import { polish } from "./messages/polish.ts";
 import { useStackSettings } from "./provider.tsx";
 
-const en = { ...common, ...auth, ...account, ...components, ...cliAuth, ...keysAndOnboarding };
+const en = { ...common, ...auth, ...account, ...components, ...cliAuth, ...keysAndOnboarding, ...polish };
 
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;

@@ -1,6 +1,8 @@
 // The pages' one style sheet. Everything hangs under `.gh-root`: inside it, `all: revert` undoes what the host
 // app's element rules did (its `button {…}` or `input {…}`), and every rule of ours names `.gh-root`, so nothing here
 // reaches the host page. Colors are custom properties per theme; `data-theme="system"` follows the browser.
+import { POLISH_STYLES } from "./polish-styles.ts";
+
 const DARK = `
   --gh-bg: #0f1115; --gh-surface: #171a21; --gh-fg: #e8eaed; --gh-muted: #a0a7b4; --gh-border: #343a46;
   --gh-primary: #7b93ff; --gh-primary-fg: #0b0d12; --gh-danger: #ff8a80; --gh-danger-bg: #3a1715;
@@ -110,4 +112,4 @@ ${DARK}  }
 .gh-root .gh-identity { display: flex; flex-direction: column; min-width: 0; max-width: min(280px, calc(100vw - 48px)); line-height: 1.3; }
 .gh-root .gh-identity > * { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .gh-root .gh-menu-header { padding: 8px 10px 10px; margin-bottom: 4px; border-bottom: 1px solid var(--gh-border); }
-`;
+${POLISH_STYLES}`;

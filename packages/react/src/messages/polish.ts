@@ -1,0 +1,12 @@
+// English texts of the pages' comforts: the show-password toggle, the project's name on the auth card, the way back
+// to the app, the account settings' navigation, the avatar picker, team members' names, linked accounts, the page
+// for an unknown handler route and the notice after sign-up.
+export const polish = {
+  "polish.password.show": "Show password",
+  "polish.password.hide": "Hide password",
+  "polish.backToApp": "Back to the app",
+  "polish.unknownRoute.title": "Page not found",
+  "polish.unknownRoute.text": "There is no page at {path}. The link may be mistyped or out of date.",
+  "polish.signUp.verificationSent":
+    "Your account is ready. We sent a link to {email}: open it to verify your e-mail address.",
+};
