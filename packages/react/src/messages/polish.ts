@@ -9,4 +9,9 @@ export const polish = {
   "polish.unknownRoute.text": "There is no page at {path}. The link may be mistyped or out of date.",
   "polish.signUp.verificationSent":
     "Your account is ready. We sent a link to {email}: open it to verify your e-mail address.",
+  "polish.avatar.choose": "Choose a picture",
+  "polish.avatar.change": "Change picture",
+  "polish.avatar.save": "Save picture",
+  "polish.avatar.preview": "Your new picture, as others will see it",
+  "polish.avatar.hint": "PNG, JPEG, GIF or WebP, cropped to a square.",
 };
