@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { severeViolations } from "./axe.ts";
+import { severeViolations, violationsByImpact } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 
 const PASSWORD = "correct horse battery";
@@ -29,7 +29,7 @@ async function widePicture(page: Page): Promise<Buffer> {
 }
 
 let setup: DemoSetup;
-const results: { page: string; theme: string; severe: string[] }[] = [];
+const results: { page: string; theme: string; severe: string[]; byImpact: Record<string, number> }[] = [];
 
 beforeAll(async () => {
   setup = await startDemoSetup("polish-pages");
@@ -57,6 +57,7 @@ const SIGNED_OUT_PAGES = [
 const SETTINGS_SECTIONS = [
   "profile",
   "emails",
+  "linked-accounts",
   "password",
   "passkey",
   "mfa",
@@ -82,7 +83,7 @@ async function check(page: Page, path: string, theme: string) {
     return title && title !== "Loading…" && !document.querySelector('[role="status"][aria-label="Loading…"]');
   });
   const severe = await severeViolations(page);
-  results.push({ page: path, theme, severe });
+  results.push({ page: path, theme, severe, byImpact: await violationsByImpact(page) });
   const label = path.replace(/^\/handler\//, "").replace(/[^a-z0-9]+/gi, "-");
   await setup.screenshot(page, `${theme}-${label}`);
   return severe;
@@ -139,6 +140,26 @@ describe("the pages' comforts", () => {
       await page.goto(at("/handler/no-such-page"));
       await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
       await page.getByText("There is no page at /handler/no-such-page.", { exact: false }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("lists the linked GitHub account, which cannot be unlinked while it is the only way in", async () => {
+    const { page, context } = await setup.open();
+    try {
+      await page.goto(at("/handler/sign-in"));
+      await page.getByRole("button", { name: "Sign in with GitHub" }).click();
+      await page.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
+      await page.waitForURL(at("/"));
+      await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
+      await page.goto(at("/handler/account-settings#account-linked-accounts"));
+      const linked = page.getByRole("region", { name: "Linked accounts" });
+      await linked.getByText("GitHub", { exact: true }).waitFor();
+      await linked.getByText("Your only way to sign in", { exact: false }).waitFor();
+      expect(await linked.getByRole("button", { name: "Unlink" }).count()).toBe(0);
+      await setup.screenshot(page, "linked-accounts");
+      expect(await severeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -14,4 +14,10 @@ export const polish = {
   "polish.avatar.save": "Save picture",
   "polish.avatar.preview": "Your new picture, as others will see it",
   "polish.avatar.hint": "PNG, JPEG, GIF or WebP, cropped to a square.",
+  "polish.linked.title": "Linked accounts",
+  "polish.linked.none": "No account of another service is linked.",
+  "polish.linked.unlink": "Unlink",
+  "polish.linked.unlinkQuestion": "Unlink your {provider} account? You will no longer sign in with it.",
+  "polish.linked.onlyWay": "Your only way to sign in: set a password before unlinking it.",
+  "polish.linked.signInOff": "Not used for sign-in",
 };

@@ -1,5 +1,5 @@
-// The account settings page: a signed-in user's profile, e-mails, password, passkey, second factor, sessions, teams,
-// API keys (own and teams'), notifications and account deletion, each section shown as the project's settings allow,
+// The account settings page: a signed-in user's profile, e-mails, linked accounts, password, passkey, second factor,
+// sessions, teams, API keys (own and teams'), notifications and account deletion, each as the project's settings allow,
 // one at a time through SettingsNavigation, with a way back to the app. Signed-out visitors go to sign-in.
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
@@ -9,6 +9,7 @@ import { FullPageContext, Link, Muted, PageCard, Spinner } from "../../ui/primit
 import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
+import { LinkedAccountsSection } from "./linked-accounts-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
 import { PasskeySection } from "./passkey-section.tsx";
@@ -43,6 +44,15 @@ function SettingsPage() {
   const sections: { anchor: string; title: MessageKey; element: ReactNode }[] = [
     { anchor: "profile", title: "account.profile.title", element: <ProfileSection user={user} /> },
     { anchor: "emails", title: "account.emails.title", element: <EmailsSection user={user} /> },
+    ...(config.oauthProviders.length > 0
+      ? [
+          {
+            anchor: "linked-accounts",
+            title: "polish.linked.title" as const,
+            element: <LinkedAccountsSection user={user} />,
+          },
+        ]
+      : []),
     ...(config.credentialEnabled
       ? [
           {
