@@ -11,7 +11,7 @@ export const POLISH_STYLES = `
 .gh-root .gh-password-toggle:focus-visible { outline: 3px solid var(--gh-focus); outline-offset: 0; }
 .gh-root .gh-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
-.gh-root .gh-avatar-picker { align-items: flex-start; flex-wrap: wrap; }
+.gh-root .gh-avatar-picker { align-items: flex-start; flex-wrap: wrap; gap: 16px; margin-top: 12px; }
 .gh-root .gh-provider-icon { flex: none; display: block; }
 .gh-root .gh-brand { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 0 0 4px;
   color: var(--gh-muted); font-size: 14px; font-weight: 550; }
