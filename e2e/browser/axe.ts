@@ -25,3 +25,17 @@ export async function severeViolations(page: Page): Promise<string[]> {
 export async function expectAccessible(page: Page): Promise<void> {
   expect(await severeViolations(page)).toEqual([]);
 }
+
+/** How many violations of each impact axe finds on the page as it is now (for the recorded figures). */
+export async function violationsByImpact(page: Page): Promise<Record<string, number>> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] }),
+  );
+  const counts: Record<string, number> = {};
+  for (const violation of results.violations) {
+    const impact = violation.impact ?? "unknown";
+    counts[impact] = (counts[impact] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -118,6 +118,10 @@ describe("the demo app in Chromium", () => {
     await page.getByRole("menuitem", { name: "Account settings" }).click();
     await page.waitForURL(at("/handler/account-settings"));
     await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    await setup.screenshot(page, "account-settings-profile");
+    // One section at a time: the navigation shows the e-mails, and the URL names the section.
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "E-mails" }).click();
+    await page.waitForURL(at("/handler/account-settings#account-emails"));
     await page.getByText("Verified", { exact: true }).waitFor();
     await setup.screenshot(page, "account-settings");
   });
@@ -157,7 +161,10 @@ describe("the demo app in Chromium", () => {
     await keys.getByRole("button", { name: "Create key" }).click();
     await keys.getByText(/shown only once/).waitFor();
     await keys.getByText("Deploys").waitFor();
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    await sections.getByRole("link", { name: "Team API keys" }).click();
     await page.getByRole("region", { name: "API keys of Compat team" }).waitFor();
+    await sections.getByRole("link", { name: "Notifications" }).click();
     await page.getByRole("checkbox", { name: "Marketing" }).click();
     await page.getByRole("checkbox", { name: "Transactional" }).waitFor();
     await setup.screenshot(page, "account-settings-keys-notifications");
@@ -269,7 +276,7 @@ describe("the demo app in Chromium", () => {
   it("registers a passkey in account settings and signs in with it", async () => {
     const { page, context } = await signedInPerson("passkey");
     await addVirtualAuthenticator(context, page);
-    await page.goto(at("/handler/account-settings"));
+    await page.goto(at("/handler/account-settings#account-passkey"));
     await page.getByRole("button", { name: "Register a passkey" }).click();
     await page.getByText("You can sign in with a passkey.").waitFor();
     await setup.screenshot(page, "passkey-registered");
@@ -283,7 +290,7 @@ describe("the demo app in Chromium", () => {
 
   it("turns on an authenticator app, then asks for its code at sign-in", async () => {
     const { page, email } = await signedInPerson("totp");
-    await page.goto(at("/handler/account-settings"));
+    await page.goto(at("/handler/account-settings#account-mfa"));
     await page.getByRole("button", { name: "Set up an authenticator app" }).click();
     const key = (await page.locator(".gh-code").first().textContent())?.replace(/\s/g, "") ?? "";
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key), digits: 6, period: 30 });
@@ -315,7 +322,7 @@ describe("the demo app in Chromium", () => {
     const owner = await signedInPerson("owner");
     const guest = await signedInPerson("guest");
 
-    await owner.page.goto(at("/handler/account-settings"));
+    await owner.page.goto(at("/handler/account-settings#account-teams"));
     await owner.page.getByLabel("New team name").fill("Rocket Club");
     await owner.page.getByRole("button", { name: "Create team" }).click();
     // The new team opens below the list.
@@ -340,7 +347,7 @@ describe("the demo app in Chromium", () => {
 
   it("deletes the account after the person confirms, and the account is gone", async () => {
     const { page, email } = await signedInPerson("leaving");
-    await page.goto(at("/handler/account-settings"));
+    await page.goto(at("/handler/account-settings#account-delete"));
     await page.getByLabel("Type DELETE to confirm").fill("DELETE");
     await setup.screenshot(page, "delete-account");
     await page.getByRole("button", { name: "Delete my account" }).click();
@@ -355,7 +362,8 @@ describe("the demo app in Chromium", () => {
   it("shows the error page for an unknown handler page and for an error the server sent back", async () => {
     const { page } = await open();
     await page.goto(at("/handler/no-such-page"));
-    await page.getByText("No URL for handler name no-such-page").waitFor();
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await page.getByText("There is no page at /handler/no-such-page.", { exact: false }).waitFor();
     await page.goto(at("/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=Denied"));
     await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
     await setup.screenshot(page, "error-page");

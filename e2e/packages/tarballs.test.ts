@@ -106,7 +106,7 @@ describe("the packed packages in a fresh app", () => {
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.getByText(`Signed in as ${email}`).waitFor();
     await screenshot(page, "home-signed-in");
-    await page.goto(`${app.url}/handler/account-settings`);
+    await page.goto(`${app.url}/handler/account-settings#account-emails`);
     await page.getByRole("heading", { name: "Account settings" }).waitFor();
     await page.getByText(email).first().waitFor();
     await screenshot(page, "account-settings");

@@ -1,6 +1,7 @@
 // <StackHandler>: every handler page of PRODUCT.md §2 under the app's handler path (default /handler), chosen from
 // the browser's path, with no router. A page the app moved elsewhere (urls.signIn = "/login") is sent there with its
-// query; an unknown name gets the error page. Pages suspend while they load: one loading card stands in for them.
+// query; an unknown name gets a page-not-found card. Pages suspend while they load: one loading card stands in for
+// them.
 import { handlerUrl, type StackClientApp } from "@gatehouse/sdk";
 import { type ComponentType, Suspense, useEffect, useSyncExternalStore } from "react";
 import { ImpersonationBanner } from "./components/impersonation-banner.tsx";
@@ -23,6 +24,7 @@ import { ImpersonationPage } from "./pages/impersonation.tsx";
 import { Onboarding } from "./pages/onboarding.tsx";
 import { TeamCreation } from "./pages/team-creation.tsx";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
+import { UnknownRoute } from "./pages/unknown-route.tsx";
 import { StackProvider, useOptionalStackContext, useStackApp } from "./provider.tsx";
 import { ErrorBoundary } from "./ui/error-boundary.tsx";
 import { FullPageContext, PageCard, Spinner } from "./ui/primitives.tsx";
@@ -80,7 +82,7 @@ function HandlerRoutes({ location }: { location?: string }) {
   const base = app.urls.handler.replace(/\/+$/, "");
   const rest = path.startsWith(`${base}/`) ? path.slice(base.length + 1).replace(/\/+$/, "") : path;
   const entry = Object.hasOwn(PAGES, rest) ? PAGES[rest] : undefined;
-  if (!entry) return <ErrorPage message={`No URL for handler name ${rest || path}`} />;
+  if (!entry) return <UnknownRoute path={path} />;
   const [name, Page] = entry;
   const configured = name ? handlerUrl(app.urls, name) : `${base}/${rest}`;
   // The app gave this page a URL of its own: the handler's default path forwards there.

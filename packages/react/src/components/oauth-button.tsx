@@ -6,6 +6,7 @@ import { useTranslation } from "../i18n.ts";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Button } from "../ui/primitives.tsx";
 import { useAction } from "../ui/use-action.ts";
+import { ProviderIcon } from "./provider-icons.tsx";
 
 const PROVIDER_NAMES: Record<string, string> = {
   github: "GitHub",
@@ -47,6 +48,7 @@ export function OAuthButton({ provider, type }: OAuthButtonProps) {
   return (
     <>
       <Button full pending={pending || leaving} onClick={() => void run()}>
+        {!(pending || leaving) && <ProviderIcon provider={provider} />}
         {t(type === "sign-up" ? "auth.oauth.signUpWith" : "auth.oauth.signInWith", { provider: name })}
       </Button>
       {error && <Alert>{error}</Alert>}

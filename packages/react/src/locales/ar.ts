@@ -298,4 +298,23 @@ export const ar: LocaleTable = {
   "account.language.label": "لغة هذه الصفحات ورسائل بريدك الإلكتروني",
   "account.language.automatic": "تلقائي (لغة المتصفح)",
   "account.language.saved": "تم حفظ اللغة.",
+  "polish.password.show": "إظهار كلمة المرور",
+  "polish.password.hide": "إخفاء كلمة المرور",
+  "polish.backToApp": "العودة إلى التطبيق",
+  "polish.unknownRoute.title": "الصفحة غير موجودة",
+  "polish.unknownRoute.text": "لا توجد صفحة على {path}. ربما كُتب الرابط بشكل خاطئ أو أصبح قديمًا.",
+  "polish.signUp.verificationSent":
+    "حسابك جاهز. أرسلنا رابطًا إلى {email}: افتحه لتأكيد عنوان بريدك الإلكتروني.",
+  "polish.avatar.choose": "اختيار صورة",
+  "polish.avatar.change": "تغيير الصورة",
+  "polish.avatar.save": "حفظ الصورة",
+  "polish.avatar.preview": "صورتك الجديدة كما سيراها الآخرون",
+  "polish.avatar.hint": "PNG أو JPEG أو GIF أو WebP، تُقص على شكل مربع.",
+  "polish.linked.title": "الحسابات المرتبطة",
+  "polish.linked.none": "لا يوجد حساب مرتبط من خدمة أخرى.",
+  "polish.linked.unlink": "إلغاء الربط",
+  "polish.linked.unlinkQuestion":
+    "هل تريد إلغاء ربط حسابك على {provider}؟ لن تتمكن بعد ذلك من تسجيل الدخول به.",
+  "polish.linked.onlyWay": "هذه طريقتك الوحيدة لتسجيل الدخول: عيّن كلمة مرور قبل إلغاء ربطها.",
+  "polish.linked.signInOff": "لا يُستخدم لتسجيل الدخول",
 };

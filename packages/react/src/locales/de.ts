@@ -319,4 +319,24 @@ export const de: LocaleTable = {
   "account.language.label": "Sprache dieser Seiten und deiner E-Mails",
   "account.language.automatic": "Automatisch (Browsersprache)",
   "account.language.saved": "Sprache gespeichert.",
+  "polish.password.show": "Passwort anzeigen",
+  "polish.password.hide": "Passwort verbergen",
+  "polish.backToApp": "Zurück zur App",
+  "polish.unknownRoute.title": "Seite nicht gefunden",
+  "polish.unknownRoute.text":
+    "Unter {path} gibt es keine Seite. Der Link ist vielleicht falsch geschrieben oder veraltet.",
+  "polish.signUp.verificationSent":
+    "Dein Konto ist bereit. Wir haben einen Link an {email} gesendet: Öffne ihn, um deine E-Mail-Adresse zu bestätigen.",
+  "polish.avatar.choose": "Bild auswählen",
+  "polish.avatar.change": "Bild ändern",
+  "polish.avatar.save": "Bild speichern",
+  "polish.avatar.preview": "Dein neues Bild, wie andere es sehen werden",
+  "polish.avatar.hint": "PNG, JPEG, GIF oder WebP, quadratisch zugeschnitten.",
+  "polish.linked.title": "Verknüpfte Konten",
+  "polish.linked.none": "Es ist kein Konto eines anderen Dienstes verknüpft.",
+  "polish.linked.unlink": "Trennen",
+  "polish.linked.unlinkQuestion":
+    "Dein {provider}-Konto trennen? Du kannst dich dann nicht mehr damit anmelden.",
+  "polish.linked.onlyWay": "Deine einzige Anmeldemöglichkeit: Lege ein Passwort fest, bevor du es trennst.",
+  "polish.linked.signInOff": "Nicht zur Anmeldung verwendet",
 };

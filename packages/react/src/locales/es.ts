@@ -311,4 +311,25 @@ export const es: LocaleTable = {
   "account.language.label": "Idioma de estas páginas y de tus correos",
   "account.language.automatic": "Automático (idioma del navegador)",
   "account.language.saved": "Idioma guardado.",
+  "polish.password.show": "Mostrar contraseña",
+  "polish.password.hide": "Ocultar contraseña",
+  "polish.backToApp": "Volver a la aplicación",
+  "polish.unknownRoute.title": "Página no encontrada",
+  "polish.unknownRoute.text":
+    "No hay ninguna página en {path}. Puede que el enlace esté mal escrito o desactualizado.",
+  "polish.signUp.verificationSent":
+    "Tu cuenta está lista. Enviamos un enlace a {email}: ábrelo para verificar tu dirección de correo.",
+  "polish.avatar.choose": "Elegir una imagen",
+  "polish.avatar.change": "Cambiar imagen",
+  "polish.avatar.save": "Guardar imagen",
+  "polish.avatar.preview": "Tu nueva imagen, tal como la verán los demás",
+  "polish.avatar.hint": "PNG, JPEG, GIF o WebP, recortada en cuadrado.",
+  "polish.linked.title": "Cuentas vinculadas",
+  "polish.linked.none": "No hay ninguna cuenta de otro servicio vinculada.",
+  "polish.linked.unlink": "Desvincular",
+  "polish.linked.unlinkQuestion":
+    "¿Desvincular tu cuenta de {provider}? Ya no podrás iniciar sesión con ella.",
+  "polish.linked.onlyWay":
+    "Es tu única forma de iniciar sesión: establece una contraseña antes de desvincularla.",
+  "polish.linked.signInOff": "No se usa para iniciar sesión",
 };

@@ -315,4 +315,25 @@ export const fr: LocaleTable = {
   "account.language.label": "Langue de ces pages et de vos e-mails",
   "account.language.automatic": "Automatique (langue du navigateur)",
   "account.language.saved": "Langue enregistrée.",
+  "polish.password.show": "Afficher le mot de passe",
+  "polish.password.hide": "Masquer le mot de passe",
+  "polish.backToApp": "Retour à l’application",
+  "polish.unknownRoute.title": "Page introuvable",
+  "polish.unknownRoute.text":
+    "Il n’y a aucune page à l’adresse {path}. Le lien est peut-être mal saisi ou obsolète.",
+  "polish.signUp.verificationSent":
+    "Votre compte est prêt. Nous avons envoyé un lien à {email} : ouvrez-le pour vérifier votre adresse e-mail.",
+  "polish.avatar.choose": "Choisir une image",
+  "polish.avatar.change": "Changer d’image",
+  "polish.avatar.save": "Enregistrer l’image",
+  "polish.avatar.preview": "Votre nouvelle image, telle que les autres la verront",
+  "polish.avatar.hint": "PNG, JPEG, GIF ou WebP, recadrée en carré.",
+  "polish.linked.title": "Comptes associés",
+  "polish.linked.none": "Aucun compte d’un autre service n’est associé.",
+  "polish.linked.unlink": "Dissocier",
+  "polish.linked.unlinkQuestion":
+    "Dissocier votre compte {provider} ? Vous ne pourrez plus vous connecter avec.",
+  "polish.linked.onlyWay":
+    "C’est votre seul moyen de connexion : définissez un mot de passe avant de le dissocier.",
+  "polish.linked.signInOff": "Non utilisé pour la connexion",
 };

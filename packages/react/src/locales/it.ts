@@ -308,4 +308,23 @@ export const it: LocaleTable = {
   "account.language.label": "Lingua di queste pagine e delle tue e-mail",
   "account.language.automatic": "Automatica (lingua del browser)",
   "account.language.saved": "Lingua salvata.",
+  "polish.password.show": "Mostra password",
+  "polish.password.hide": "Nascondi password",
+  "polish.backToApp": "Torna all’app",
+  "polish.unknownRoute.title": "Pagina non trovata",
+  "polish.unknownRoute.text":
+    "Non esiste alcuna pagina in {path}. Il link potrebbe essere scritto male o non più valido.",
+  "polish.signUp.verificationSent":
+    "Il tuo account è pronto. Abbiamo inviato un link a {email}: aprilo per verificare il tuo indirizzo e-mail.",
+  "polish.avatar.choose": "Scegli un’immagine",
+  "polish.avatar.change": "Cambia immagine",
+  "polish.avatar.save": "Salva immagine",
+  "polish.avatar.preview": "La tua nuova immagine, come la vedranno gli altri",
+  "polish.avatar.hint": "PNG, JPEG, GIF o WebP, ritagliata in un quadrato.",
+  "polish.linked.title": "Account collegati",
+  "polish.linked.none": "Nessun account di un altro servizio è collegato.",
+  "polish.linked.unlink": "Scollega",
+  "polish.linked.unlinkQuestion": "Scollegare il tuo account {provider}? Non potrai più accedere con esso.",
+  "polish.linked.onlyWay": "È il tuo unico modo per accedere: imposta una password prima di scollegarlo.",
+  "polish.linked.signInOff": "Non usato per l’accesso",
 };

@@ -312,4 +312,24 @@ export const ja: LocaleTable = {
   "account.language.label": "このページとメールの言語",
   "account.language.automatic": "自動（ブラウザの言語）",
   "account.language.saved": "言語を保存しました。",
+  "polish.password.show": "パスワードを表示",
+  "polish.password.hide": "パスワードを隠す",
+  "polish.backToApp": "アプリに戻る",
+  "polish.unknownRoute.title": "ページが見つかりません",
+  "polish.unknownRoute.text":
+    "{path} にページはありません。リンクが間違っているか、古くなっている可能性があります。",
+  "polish.signUp.verificationSent":
+    "アカウントの準備ができました。{email} にリンクを送信しました。開いてメールアドレスを確認してください。",
+  "polish.avatar.choose": "画像を選択",
+  "polish.avatar.change": "画像を変更",
+  "polish.avatar.save": "画像を保存",
+  "polish.avatar.preview": "ほかの人に表示される新しい画像",
+  "polish.avatar.hint": "PNG、JPEG、GIF、WebP（正方形に切り抜かれます）。",
+  "polish.linked.title": "連携済みアカウント",
+  "polish.linked.none": "ほかのサービスのアカウントは連携されていません。",
+  "polish.linked.unlink": "連携を解除",
+  "polish.linked.unlinkQuestion":
+    "{provider} アカウントの連携を解除しますか？ 以後このアカウントではサインインできなくなります。",
+  "polish.linked.onlyWay": "これが唯一のサインイン方法です。解除する前にパスワードを設定してください。",
+  "polish.linked.signInOff": "サインインには使用されません",
 };

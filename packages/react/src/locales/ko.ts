@@ -294,4 +294,24 @@ export const ko: LocaleTable = {
   "account.language.label": "이 페이지와 이메일의 언어",
   "account.language.automatic": "자동(브라우저 언어)",
   "account.language.saved": "언어를 저장했습니다.",
+  "polish.password.show": "비밀번호 표시",
+  "polish.password.hide": "비밀번호 숨기기",
+  "polish.backToApp": "앱으로 돌아가기",
+  "polish.unknownRoute.title": "페이지를 찾을 수 없습니다",
+  "polish.unknownRoute.text":
+    "{path}에는 페이지가 없습니다. 링크가 잘못 입력되었거나 오래되었을 수 있습니다.",
+  "polish.signUp.verificationSent":
+    "계정이 준비되었습니다. {email}(으)로 링크를 보냈습니다. 링크를 열어 이메일 주소를 인증하세요.",
+  "polish.avatar.choose": "사진 선택",
+  "polish.avatar.change": "사진 변경",
+  "polish.avatar.save": "사진 저장",
+  "polish.avatar.preview": "다른 사람에게 보일 새 사진",
+  "polish.avatar.hint": "PNG, JPEG, GIF 또는 WebP, 정사각형으로 자릅니다.",
+  "polish.linked.title": "연결된 계정",
+  "polish.linked.none": "연결된 다른 서비스 계정이 없습니다.",
+  "polish.linked.unlink": "연결 해제",
+  "polish.linked.unlinkQuestion":
+    "{provider} 계정의 연결을 해제할까요? 더 이상 이 계정으로 로그인할 수 없습니다.",
+  "polish.linked.onlyWay": "유일한 로그인 방법입니다. 연결을 해제하기 전에 비밀번호를 설정하세요.",
+  "polish.linked.signInOff": "로그인에 사용되지 않음",
 };

@@ -305,4 +305,24 @@ export const nl: LocaleTable = {
   "account.language.label": "Taal van deze pagina's en van je e-mails",
   "account.language.automatic": "Automatisch (browsertaal)",
   "account.language.saved": "Taal opgeslagen.",
+  "polish.password.show": "Wachtwoord tonen",
+  "polish.password.hide": "Wachtwoord verbergen",
+  "polish.backToApp": "Terug naar de app",
+  "polish.unknownRoute.title": "Pagina niet gevonden",
+  "polish.unknownRoute.text":
+    "Er is geen pagina op {path}. De link is misschien verkeerd getypt of verouderd.",
+  "polish.signUp.verificationSent":
+    "Je account is klaar. We hebben een link naar {email} gestuurd: open die om je e-mailadres te verifiëren.",
+  "polish.avatar.choose": "Kies een afbeelding",
+  "polish.avatar.change": "Afbeelding wijzigen",
+  "polish.avatar.save": "Afbeelding opslaan",
+  "polish.avatar.preview": "Je nieuwe afbeelding, zoals anderen die zien",
+  "polish.avatar.hint": "PNG, JPEG, GIF of WebP, vierkant bijgesneden.",
+  "polish.linked.title": "Gekoppelde accounts",
+  "polish.linked.none": "Er is geen account van een andere dienst gekoppeld.",
+  "polish.linked.unlink": "Ontkoppelen",
+  "polish.linked.unlinkQuestion": "Je {provider}-account ontkoppelen? Je kunt er dan niet meer mee inloggen.",
+  "polish.linked.onlyWay":
+    "Je enige manier om in te loggen: stel een wachtwoord in voordat je het ontkoppelt.",
+  "polish.linked.signInOff": "Niet gebruikt om in te loggen",
 };

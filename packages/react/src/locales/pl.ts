@@ -306,4 +306,24 @@ export const pl: LocaleTable = {
   "account.language.label": "Język tych stron i Twoich e-maili",
   "account.language.automatic": "Automatycznie (język przeglądarki)",
   "account.language.saved": "Zapisano język.",
+  "polish.password.show": "Pokaż hasło",
+  "polish.password.hide": "Ukryj hasło",
+  "polish.backToApp": "Wróć do aplikacji",
+  "polish.unknownRoute.title": "Nie znaleziono strony",
+  "polish.unknownRoute.text":
+    "Pod adresem {path} nie ma żadnej strony. Link może zawierać literówkę lub być nieaktualny.",
+  "polish.signUp.verificationSent":
+    "Twoje konto jest gotowe. Wysłaliśmy link na adres {email}: otwórz go, aby zweryfikować adres e-mail.",
+  "polish.avatar.choose": "Wybierz obraz",
+  "polish.avatar.change": "Zmień obraz",
+  "polish.avatar.save": "Zapisz obraz",
+  "polish.avatar.preview": "Twój nowy obraz, tak jak zobaczą go inni",
+  "polish.avatar.hint": "PNG, JPEG, GIF lub WebP, przycięty do kwadratu.",
+  "polish.linked.title": "Połączone konta",
+  "polish.linked.none": "Nie połączono żadnego konta innej usługi.",
+  "polish.linked.unlink": "Odłącz",
+  "polish.linked.unlinkQuestion":
+    "Odłączyć konto {provider}? Nie będzie można się już za jego pomocą zalogować.",
+  "polish.linked.onlyWay": "To Twój jedyny sposób logowania: ustaw hasło, zanim je odłączysz.",
+  "polish.linked.signInOff": "Nieużywane do logowania",
 };

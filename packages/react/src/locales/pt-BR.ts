@@ -304,4 +304,23 @@ export const ptBR: LocaleTable = {
   "account.language.label": "Idioma destas páginas e dos seus e-mails",
   "account.language.automatic": "Automático (idioma do navegador)",
   "account.language.saved": "Idioma salvo.",
+  "polish.password.show": "Mostrar senha",
+  "polish.password.hide": "Ocultar senha",
+  "polish.backToApp": "Voltar ao aplicativo",
+  "polish.unknownRoute.title": "Página não encontrada",
+  "polish.unknownRoute.text":
+    "Não há nenhuma página em {path}. O link pode estar digitado errado ou desatualizado.",
+  "polish.signUp.verificationSent":
+    "Sua conta está pronta. Enviamos um link para {email}: abra-o para verificar seu endereço de e-mail.",
+  "polish.avatar.choose": "Escolher uma imagem",
+  "polish.avatar.change": "Trocar imagem",
+  "polish.avatar.save": "Salvar imagem",
+  "polish.avatar.preview": "Sua nova imagem, como os outros a verão",
+  "polish.avatar.hint": "PNG, JPEG, GIF ou WebP, recortada em quadrado.",
+  "polish.linked.title": "Contas vinculadas",
+  "polish.linked.none": "Nenhuma conta de outro serviço está vinculada.",
+  "polish.linked.unlink": "Desvincular",
+  "polish.linked.unlinkQuestion": "Desvincular sua conta do {provider}? Você não poderá mais entrar com ela.",
+  "polish.linked.onlyWay": "É sua única forma de entrar: defina uma senha antes de desvinculá-la.",
+  "polish.linked.signInOff": "Não usada para entrar",
 };

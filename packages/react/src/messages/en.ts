@@ -7,6 +7,7 @@ import { common } from "./common.ts";
 import { components } from "./components.ts";
 import { keysAndOnboarding } from "./keys-and-onboarding.ts";
 import { language } from "./language.ts";
+import { polish } from "./polish.ts";
 
 export const en = {
   ...common,
@@ -16,6 +17,7 @@ export const en = {
   ...cliAuth,
   ...keysAndOnboarding,
   ...language,
+  ...polish,
 };
 
 export type MessageKey = keyof typeof en;

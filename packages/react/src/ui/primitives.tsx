@@ -44,15 +44,19 @@ export const FullPageContext = createContext(true);
 export function PageCard({
   title,
   wide = false,
+  top,
   children,
 }: {
   title: string;
   wide?: boolean;
+  /** Above the title: the project's name on the auth cards, the way back to the app in account settings. */
+  top?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <Root page={useContext(FullPageContext)}>
       <main className={wide ? "gh-card gh-wide" : "gh-card"}>
+        {top}
         <h1 className="gh-title">{title}</h1>
         {children}
       </main>

@@ -1,6 +1,9 @@
 // The pages' one style sheet. Everything hangs under `.gh-root`: inside it, `all: revert` undoes what the host
 // app's element rules did (its `button {…}` or `input {…}`), and every rule of ours names `.gh-root`, so nothing here
-// reaches the host page. Colors are custom properties per theme; `data-theme="system"` follows the browser.
+// reaches the host page. Colors are custom properties per theme; `data-theme="system"` follows the browser. Inline
+// SVG icons are left out of the revert: their shapes (`d`, `fill`, sizes) are CSS properties it would erase.
+import { POLISH_STYLES } from "./polish-styles.ts";
+
 const DARK = `
   --gh-bg: #0f1115; --gh-surface: #171a21; --gh-fg: #e8eaed; --gh-muted: #a0a7b4; --gh-border: #343a46;
   --gh-primary: #7b93ff; --gh-primary-fg: #0b0d12; --gh-danger: #ff8a80; --gh-danger-bg: #3a1715;
@@ -10,7 +13,7 @@ const DARK = `
 `;
 
 export const STYLES = `
-.gh-root, .gh-root * { all: revert; box-sizing: border-box; }
+.gh-root, .gh-root *:not(svg, svg *) { all: revert; box-sizing: border-box; }
 .gh-root {
   --gh-bg: #ffffff; --gh-surface: #ffffff; --gh-fg: #111827; --gh-muted: #5b6472; --gh-border: #d4d8de;
   --gh-primary: #2f54eb; --gh-primary-fg: #ffffff; --gh-danger: #b42318; --gh-danger-bg: #fef3f2;
@@ -110,4 +113,4 @@ ${DARK}  }
 .gh-root .gh-identity { display: flex; flex-direction: column; min-width: 0; max-width: min(280px, calc(100vw - 48px)); line-height: 1.3; }
 .gh-root .gh-identity > * { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .gh-root .gh-menu-header { padding: 8px 10px 10px; margin-bottom: 4px; border-bottom: 1px solid var(--gh-border); }
-`;
+${POLISH_STYLES}`;

@@ -31,6 +31,7 @@ describe("e-mails", () => {
   it("lists the sign-up address with its badges", async () => {
     const email = await signUp(live);
     await renderSettings(live);
+    await section("E-mails");
     const own = await item(email);
     expect(own.getByText("Primary")).toBeTruthy();
     expect(own.getByText("Not verified")).toBeTruthy();

@@ -1,6 +1,6 @@
 // The avatar a person picks, made small enough to store in the user as a data URL (WIRE.md §1.6: png, jpeg, gif or
-// webp, at most 512 KiB): scaled to at most 256×256 on a canvas; where there is no canvas, the file as it is if it
-// already fits.
+// webp, at most 512 KiB): cropped to a square of at most 256×256 on a canvas; where there is no canvas, the file as
+// it is if it already fits.
 export const MAX_SIDE = 256;
 export const MAX_DATA_URL_LENGTH = 512 * 1024;
 const STORABLE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -16,16 +16,22 @@ function readAsDataUrl(file: Blob): Promise<string> {
   });
 }
 
-/** Draws the image scaled to fit MAX_SIDE; null when the browser cannot draw (no canvas, or the image is unreadable). */
+/**
+ * Crops the image to its central square and scales that to at most MAX_SIDE, as avatars are shown in a square (or a
+ * circle); null when the browser cannot draw (no canvas, or the image is unreadable).
+ */
 async function resized(file: File): Promise<string | null> {
   const canvas = document.createElement("canvas");
   const context = canvas.getContext("2d");
   if (!context || typeof createImageBitmap !== "function") return null;
   const bitmap = await createImageBitmap(file);
-  const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
-  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-  context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const square = Math.min(bitmap.width, bitmap.height);
+  const side = Math.max(1, Math.min(square, MAX_SIDE));
+  canvas.width = side;
+  canvas.height = side;
+  const left = (bitmap.width - square) / 2;
+  const top = (bitmap.height - square) / 2;
+  context.drawImage(bitmap, left, top, square, square, 0, 0, side, side);
   bitmap.close();
   return canvas.toDataURL("image/png");
 }

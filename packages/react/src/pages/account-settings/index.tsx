@@ -1,19 +1,23 @@
-// The account settings page: a signed-in user's profile, e-mails, password, passkey, second factor, sessions, teams,
-// API keys (own and teams'), notifications and account deletion, each section shown as the project's settings allow. Signed-out visitors go to sign-in.
+// The account settings page: a signed-in user's profile, e-mails, linked accounts, password, passkey, second factor,
+// sessions, teams, API keys (own and teams'), notifications and account deletion, each as the project's settings allow,
+// one at a time through SettingsNavigation, with a way back to the app. Signed-out visitors go to sign-in.
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
 import { type MessageKey, useTranslation } from "../../i18n.ts";
-import { FullPageContext, Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
+import { useStackApp } from "../../provider.tsx";
+import { FullPageContext, Link, Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
 import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { LanguageSection } from "./language-section.tsx";
+import { LinkedAccountsSection } from "./linked-accounts-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
 import { PasskeySection } from "./passkey-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
+import { SettingsNavigation } from "./settings-nav.tsx";
 import { TeamsSection } from "./teams-section.tsx";
 
 export function AccountSettings({ fullPage }: { fullPage?: boolean } = {}) {
@@ -27,6 +31,7 @@ function SettingsPage() {
   const [leaving, setLeaving] = useState(false);
   const user = useUser(leaving ? {} : { or: "redirect" });
   const project = useProject();
+  const app = useStackApp();
 
   if (!user) {
     return (
@@ -36,11 +41,20 @@ function SettingsPage() {
     );
   }
   const { config } = project;
-  // The sections this project offers, in order; each has an anchor the index links to.
+  // The sections this project offers, in order; each has an anchor the navigation links to.
   const sections: { anchor: string; title: MessageKey; element: ReactNode }[] = [
     { anchor: "profile", title: "account.profile.title", element: <ProfileSection user={user} /> },
     { anchor: "language", title: "account.language.title", element: <LanguageSection user={user} /> },
     { anchor: "emails", title: "account.emails.title", element: <EmailsSection user={user} /> },
+    ...(config.oauthProviders.length > 0
+      ? [
+          {
+            anchor: "linked-accounts",
+            title: "polish.linked.title" as const,
+            element: <LinkedAccountsSection user={user} />,
+          },
+        ]
+      : []),
     ...(config.credentialEnabled
       ? [
           {
@@ -96,27 +110,22 @@ function SettingsPage() {
       : []),
   ];
   return (
-    <PageCard title={t("account.title")} wide>
-      <div className="gh-settings">
-        <nav className="gh-settings-nav" aria-label={t("account.index")}>
-          <ul>
-            {sections.map((section) => (
-              <li key={section.anchor}>
-                <a className="gh-link" href={`#account-${section.anchor}`}>
-                  {t(section.title)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="gh-settings-body">
-          {sections.map((section) => (
-            <div key={section.anchor} id={`account-${section.anchor}`}>
-              <Part>{section.element}</Part>
-            </div>
-          ))}
+    <PageCard
+      title={t("account.title")}
+      wide
+      top={
+        <div className="gh-card-top">
+          <Link href={app.urls.home}>{`← ${t("polish.backToApp")}`}</Link>
         </div>
-      </div>
+      }
+    >
+      <SettingsNavigation
+        sections={sections.map((section) => ({
+          anchor: section.anchor,
+          title: t(section.title),
+          element: <Part>{section.element}</Part>,
+        }))}
+      />
     </PageCard>
   );
 }

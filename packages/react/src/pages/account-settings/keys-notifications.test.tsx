@@ -46,6 +46,7 @@ describe("API keys", () => {
     const user = await live.app.getUser({ or: "throw" });
     await user.createTeam({ displayName: "Rocket" });
     await renderSettings(live);
+    await section("Team API keys");
     const teamKeys = within(await screen.findByRole("region", { name: "API keys of Rocket" }));
     await userEvent.type(await teamKeys.findByLabelText("Key description"), "Team bot");
     await userEvent.click(teamKeys.getByRole("button", { name: "Create key" }));

@@ -81,7 +81,8 @@ describe("multi-factor", () => {
     expect(first).toHaveLength(10);
     expect(new Set(first).size).toBe(10);
     expect(mfa.getByText(/they will not be shown again/)).toBeTruthy();
-    const download = mfa.getByRole("link", { name: "Download" });
+    // The download link gets its blob URL in an effect after the codes show: wait for it.
+    const download = await mfa.findByRole("link", { name: "Download" });
     expect(download.getAttribute("href")).toMatch(/^blob:/);
     expect(download.getAttribute("download")).toBe("recovery-codes.txt");
     await userEvent.click(mfa.getByRole("button", { name: "Copy" }));

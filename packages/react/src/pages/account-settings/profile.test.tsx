@@ -75,6 +75,8 @@ describe("profile", () => {
       profile.getByLabelText("Profile picture"),
       new File([PNG], "me.png", { type: "image/png" }),
     );
+    // Nothing is stored until the person saves the previewed picture.
+    await userEvent.click(await profile.findByRole("button", { name: "Save picture" }));
     await waitFor(async () =>
       expect((await serverUser(live)).profile_image_url).toMatch(/^data:image\/png;base64,iVBOR/),
     );

@@ -8,6 +8,7 @@ import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Alert, Avatar, Button, Field, Muted, Spinner } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
 import { isEmail } from "./form.ts";
+import { memberName } from "./member-name.ts";
 import { NameForm } from "./name-form.tsx";
 import { useLoaded } from "./use-loaded.ts";
 
@@ -44,7 +45,7 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
           onSave={(displayName) => team.update({ displayName: displayName ?? "" })}
         />
       )}
-      {canReadMembers && <Members team={team} userId={user.id} canRemove={canRemove} />}
+      {canReadMembers && <Members team={team} user={user} canRemove={canRemove} />}
       {canInvite && <Invitations team={team} canList={canReadMembers} />}
       <ConfirmButton
         label={t("account.teams.leave")}
@@ -58,7 +59,8 @@ export function TeamDetails({ user, team }: { user: CurrentUser; team: Team }) {
 }
 
 /** The team's members, the user marked as such; with `canRemove`, each other member has a Remove button. */
-function Members({ team, userId, canRemove }: { team: Team; userId: string; canRemove: boolean }) {
+function Members({ team, user, canRemove }: { team: Team; user: CurrentUser; canRemove: boolean }) {
+  const userId = user.id;
   const t = useTranslation();
   const members = useLoaded(() => team.listUsers(), team.id);
   return (
@@ -68,7 +70,7 @@ function Members({ team, userId, canRemove }: { team: Team; userId: string; canR
       {members.data ? (
         <ul className="gh-list" aria-label={t("account.teams.members")}>
           {members.data.map((member) => {
-            const name = member.teamProfile.displayName ?? t("account.teams.unnamed");
+            const name = memberName(member, user, t);
             return (
               <li key={member.id} className="gh-list-item">
                 <span className="gh-row">

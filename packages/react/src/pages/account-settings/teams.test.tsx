@@ -103,6 +103,7 @@ describe("teams", () => {
     const team = await live.admin("POST", "/teams", { display_name: "Joined" });
     await live.admin("POST", `/team-memberships/${team.id}/${id}`, {});
     await renderSettings(live);
+    await section("Teams");
     const details = within(await screen.findByRole("region", { name: "Team Joined" }));
     expect(await details.findByRole("list", { name: "Members" })).toBeTruthy();
     expect(details.getByLabelText("Invite by e-mail")).toBeTruthy();
@@ -117,6 +118,7 @@ describe("teams", () => {
     const other = await live.admin("POST", "/users", { display_name: "Bob" });
     await live.admin("POST", `/team-memberships/${created.id}/${other.id}`, {});
     await renderSettings(live);
+    await section("Teams");
     const details = within(await screen.findByRole("region", { name: "Team Trimmed" }));
     const members = within(await details.findByRole("list", { name: "Members" }));
     await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(2));
@@ -124,6 +126,9 @@ describe("teams", () => {
     expect(members.getAllByRole("button", { name: "Remove" })).toHaveLength(1);
     const you = members.getByText("You").closest("li") as HTMLElement;
     expect(within(you).queryByText("Bob")).toBeNull();
+    // Without a name in the team the user is shown by their e-mail, not as "Unnamed member".
+    expect(within(you).getByText(user.primaryEmail ?? "")).toBeTruthy();
+    expect(members.queryByText("Unnamed member")).toBeNull();
     const bob = members.getByText("Bob").closest("li") as HTMLElement;
     await userEvent.click(within(bob).getByRole("button", { name: "Remove" }));
     expect(within(bob).getByText("Remove Bob from the team?")).toBeTruthy();
@@ -145,6 +150,7 @@ describe("teams", () => {
     await live.admin("POST", `/team-memberships/${team.id}/${other.id}`, {});
     await live.admin("POST", `/team-memberships/${team.id}/${id}`, {});
     await renderSettings(live);
+    await section("Teams");
     const details = within(await screen.findByRole("region", { name: "Team Flat" }));
     const members = within(await details.findByRole("list", { name: "Members" }));
     await waitFor(() => expect(members.getAllByRole("listitem")).toHaveLength(2));

@@ -23,8 +23,29 @@ export async function renderSettings(live: LiveSetup) {
   await screen.findByRole("heading", { level: 1, name: "Account settings" });
 }
 
-/** A section of the page, by its title, for queries within it. */
+/** The anchor of the page's navigation that shows each section (by the section's title). */
+const ANCHORS: Record<string, string> = {
+  Profile: "profile",
+  "E-mails": "emails",
+  "Change password": "password",
+  "Set a password": "password",
+  Passkey: "passkey",
+  "Two-factor authentication": "mfa",
+  "Active sessions": "sessions",
+  Teams: "teams",
+  "API keys": "api-keys",
+  "Team API keys": "team-api-keys",
+  Notifications: "notifications",
+  "Delete account": "delete",
+};
+
+/**
+ * A section of the page, by its title, for queries within it. The page shows one section at a time: the section's
+ * anchor is chosen first, as the navigation's link does (a part without an anchor is looked for on the page shown).
+ */
 export async function section(title: string) {
+  const anchor = ANCHORS[title];
+  if (anchor && window.location.hash !== `#account-${anchor}`) window.location.hash = `#account-${anchor}`;
   return within(await screen.findByRole("region", { name: title }));
 }
 

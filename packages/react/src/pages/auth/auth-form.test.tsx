@@ -316,6 +316,10 @@ describe("a project with e-mail and password and the e-mail code", () => {
       await user.click(screen.getByRole("button", { name: "Sign up" }));
       await waitFor(() => expect(live.navigations).toEqual(["/"]));
       expect((await app.getUser())?.primaryEmail).toBe(fresh);
+      // The page says a verification link went out, naming the address.
+      expect((await screen.findByRole("status")).textContent).toBe(
+        `Your account is ready. We sent a link to ${fresh}: open it to verify your e-mail address.`,
+      );
     });
   });
 });

@@ -4,6 +4,7 @@
 import { StackAssertionError } from "@gatehouse/sdk";
 import { type KeyboardEvent, type ReactNode, useId, useState } from "react";
 import { OAuthButtonGroup } from "../../components/oauth-button.tsx";
+import { ProjectBrand } from "../../components/project-brand.tsx";
 import { useProject, useUser } from "../../hooks.ts";
 import { type Translate, useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
@@ -78,7 +79,7 @@ export function AuthForm({ type, firstTab = "password", extraInfo }: AuthFormPro
   const hasButtons = config.oauthProviders.length > 0 || (!signUp && config.passkeyEnabled);
   const hasForms = config.credentialEnabled || config.magicLinkEnabled;
   return (
-    <PageCard title={title}>
+    <PageCard title={title} top={<ProjectBrand />}>
       {hasButtons && (
         <div className="gh-stack">
           <OAuthButtonGroup type={type} />

@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
-import { Link } from "../../ui/primitives.tsx";
+import { Alert, Link } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
 import { EmailField, NewPasswordFields, PasswordField, SubmitWithError } from "./fields.tsx";
 import {
@@ -40,6 +40,8 @@ export function CredentialForm({
   const [errors, setErrors] = useState<Errors>({});
   const { formRef, focusInvalid } = useFocusInvalid();
   const signUp = type === "sign-up";
+  // After a sign-up the server has mailed a verification link: say so while the page moves on to the app.
+  const [verificationSentTo, setVerificationSentTo] = useState<string | null>(null);
 
   const { run, pending, error } = useAction(
     async () => {
@@ -48,6 +50,7 @@ export function CredentialForm({
         ? await app.signUpWithCredential(credentials)
         : await app.signInWithCredential(credentials);
       finishOrMfa(result, onMfa);
+      if (signUp) setVerificationSentTo(credentials.email);
     },
     signUp ? SIGN_UP_ERROR_TEXTS : SIGN_IN_ERROR_TEXTS,
   );
@@ -84,6 +87,9 @@ export function CredentialForm({
             <Link href={keepReturnTo(app.urls.forgotPassword)}>{t("auth.forgotPassword")}</Link>
           </div>
         </>
+      )}
+      {verificationSentTo && (
+        <Alert kind="success">{t("polish.signUp.verificationSent", { email: verificationSentTo })}</Alert>
       )}
       <SubmitWithError error={error} pending={pending}>
         {t(signUp ? "auth.signUp.submit" : "auth.signIn.submit")}

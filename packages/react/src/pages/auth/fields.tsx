@@ -1,7 +1,8 @@
 // The form pieces the sign-in pages (and the account settings' password section) share: the e-mail field, a password
 // field, the new password with its repetition (checked by checkNewPassword in shared.ts), and a form's end: its error
 // in place and the full-width submit button.
-import { type ComponentProps, type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { PasswordInput, type PasswordInputProps } from "../../components/password-input.tsx";
 import { useTranslation } from "../../i18n.ts";
 import { Alert, Button, Field } from "../../ui/primitives.tsx";
 import { checkEmail, type NewPassword, useFocusInvalid } from "./shared.ts";
@@ -48,12 +49,12 @@ export function useEmailForm(send: (email: string) => void) {
   return { formRef, focusInvalid, submitEmail, emailField: { value: email, onChange: setEmail, error } };
 }
 
-/** A password input whose `onChange` gets the text. */
+/** A password input (with its show-password button) whose `onChange` gets the text. */
 export function PasswordField({
   onChange,
   ...field
-}: Omit<ComponentProps<typeof Field>, "type" | "onChange"> & { onChange: (value: string) => void }) {
-  return <Field {...field} type="password" onChange={(event) => onChange(event.target.value)} />;
+}: Omit<PasswordInputProps, "onChange"> & { onChange: (value: string) => void }) {
+  return <PasswordInput {...field} onChange={(event) => onChange(event.target.value)} />;
 }
 
 /**
