@@ -36,7 +36,7 @@ describe("language", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Account settings" })).toBeTruthy();
     expect((await serverUser(live)).client_metadata).toEqual({ theme: "green" });
     // The sections' reads are done before the test ends (not cut off by the server closing).
-    expect(await screen.findByText("This session")).toBeTruthy();
+    expect(await (await section("Active sessions")).findByText("This session")).toBeTruthy();
   });
 
   it("lets the provider's lang prop win over the stored language", async () => {
@@ -55,6 +55,8 @@ describe("language", () => {
     });
     expect(await screen.findByRole("heading", { level: 1, name: "إعدادات الحساب" })).toBeTruthy();
     expect(document.querySelector(".gh-root")?.getAttribute("dir")).toBe("rtl");
+    // The page shows one section at a time: the sessions section, as its link in the navigation opens it.
+    window.location.hash = "#account-sessions";
     expect(await screen.findByText("هذه الجلسة")).toBeTruthy();
   });
 });

@@ -26,6 +26,7 @@ export async function renderSettings(live: LiveSetup) {
 /** The anchor of the page's navigation that shows each section (by the section's title). */
 const ANCHORS: Record<string, string> = {
   Profile: "profile",
+  Language: "language",
   "E-mails": "emails",
   "Change password": "password",
   "Set a password": "password",
