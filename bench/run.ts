@@ -16,6 +16,9 @@ const PASSWORD = "correct horse battery";
 /** A scenario of load.ts with this run's duration and, unless it says otherwise, its connection count. */
 const measure = (s: Omit<Scenario, "connections" | "seconds"> & { connections?: number }): Promise<Row> =>
   measureLoad({ connections, ...s, seconds });
+/** A row's server CPU per request and RSS, when it measured the server process. */
+const usage = (r: Row) =>
+  r.cpuMs === undefined ? "| | |" : `| ${r.cpuMs.toFixed(2)} | ${Math.round(r.rssMiB ?? 0)} |`;
 
 /** Hashes per second of argon2id with the server's parameters, as many at once as the thread pool runs. */
 async function argon2Rate(): Promise<number> {
@@ -57,6 +60,8 @@ async function main() {
     DATABASE_URL: databaseUrl,
     GATEHOUSE_DATA_DIR: `/tmp/${database}`,
     GATEHOUSE_RATE_LIMITS: "off",
+    // One process, so its pid is the server whose CPU time and RSS the rows report.
+    GATEHOUSE_WORKERS: "1",
   });
   let stopFloor = () => {};
   try {
@@ -92,6 +97,7 @@ async function main() {
     rows.push(floor);
     const me = await measure({
       name: "GET /api/v1/users/me",
+      pid: server.child.pid,
       url: `${api}/users/me`,
       headers: { ...client, "x-stack-access-token": tokens.access_token },
     });
@@ -109,6 +115,7 @@ async function main() {
     }
     const refresh = await measure({
       name: "POST /api/v1/auth/oauth/token (refresh)",
+      pid: server.child.pid,
       url: `${api}/auth/oauth/token`,
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -118,6 +125,7 @@ async function main() {
     rows.push(
       await measure({
         name: "GET /api/v1/projects/current (client key)",
+        pid: server.child.pid,
         url: `${api}/projects/current`,
         headers: client,
       }),
@@ -125,6 +133,7 @@ async function main() {
     // Sign-in is bound by argon2id: more connections than hashing threads only queue.
     const signIn = await measure({
       name: "POST /api/v1/auth/password/sign-in",
+      pid: server.child.pid,
       url: `${api}/auth/password/sign-in`,
       method: "POST",
       headers: client,
@@ -139,9 +148,11 @@ async function main() {
     console.log(
       `${connections} connections (8 for sign-in), ${seconds} s per scenario, load generator on the same machine\n`,
     );
-    console.log("| scenario | req/s | p50 ms | p99 ms |\n|---|---|---|---|");
-    for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} |`);
-    console.log(`| raw argon2id hashes (m=19456, t=2, p=1), 4 at a time | ${argon2.toFixed(1)} | | |`);
+    console.log(
+      "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | server RSS MiB |\n|---|---|---|---|---|---|",
+    );
+    for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} ${usage(r)}`);
+    console.log(`| raw argon2id hashes (m=19456, t=2, p=1), 4 at a time | ${argon2.toFixed(1)} | | | | |`);
     const goal = (name: string, ratio: number, target: number) =>
       `| ${name} | ${(ratio * 100).toFixed(0)}% | ${target * 100}% | ${ratio >= target ? "met" : "missed"} |`;
     console.log("\n| goal | measured | target | |\n|---|---|---|---|");

@@ -93,7 +93,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       await next();
     }
     const status = c.res.status;
-    c.res = finish(c.res, c.req.raw, requestId);
+    // finish() sets the common headers on the response in place. Assigning c.res again would make Hono rebuild the
+    // response from its body, turning the node adapter's light response into a full undici Response on every
+    // request; only status masking returns a new response that must be assigned.
+    const finished = finish(c.res, c.req.raw, requestId);
+    if (finished !== c.res) c.res = finished;
     deps.logger.info("request", {
       method: c.req.method,
       path: c.req.path,

@@ -13,6 +13,7 @@ import { acquireLock, DataDirLockedError, ensureDataDir, loadServerSecret } from
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { databaseIdentity } from "./db/identity.ts";
 import { waitForDatabase } from "./db/startup-wait.ts";
+import { benchStatementLog, bothObservers } from "./db/statement-log.ts";
 import { createDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { type Exposition, primaryExposition } from "./observability/cluster-metrics.ts";
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
     database = openPostgres(
       config.databaseUrl,
       (error) => logger.warn("database connection lost; it will be reopened", {}, error),
-      { settings: config.database, observeQuery: tracing?.observeQuery },
+      { settings: config.database, observeQuery: bothObservers(tracing?.observeQuery, benchStatementLog()) },
     );
     logger.info("database: PostgreSQL", { host: new URL(config.databaseUrl).host });
     await waitForDatabase(database, { waitMs: config.database.startupWaitMs, logger });

@@ -44,8 +44,8 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
     const project = projectOf(caller);
     if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
-    const issued = await deps.sessions.signInNew(project.id, (tx) =>
-      deps.users.create(tx, { project, isAnonymous: true }),
+    const issued = await deps.sessions.signInNew((tx) =>
+      deps.users.createRecord(tx, { project, isAnonymous: true }),
     );
     return signInResponse(issued);
   });

@@ -84,10 +84,10 @@ export function createPasswordAuth(deps: {
           });
           return await deps.mfa.issue(opened);
         }
-        return await deps.sessions.signInNew(project.id, async (tx) => {
-          const userId = await deps.users.create(tx, { project, email, passwordHash });
-          await sendVerification(tx, userId);
-          return userId;
+        return await deps.sessions.signInNew(async (tx) => {
+          const user = await deps.users.createRecord(tx, { project, email, passwordHash });
+          await sendVerification(tx, user.id);
+          return user;
         });
       } catch (error) {
         // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.

@@ -197,13 +197,8 @@ export function createSessionService(deps: {
     },
 
     /** Creates the user with `insertUser` and its session in one transaction, then mints the tokens. */
-    async signInNew(projectId: string, insertUser: (tx: Db) => Promise<string>): Promise<IssuedSession> {
-      const opened = await inTransaction(deps.db, async (tx) => {
-        const userId = await insertUser(tx);
-        const user = await deps.users.find(projectId, userId, tx);
-        if (!user) throw new Error("User vanished inside its own transaction");
-        return this.open(tx, user);
-      });
+    async signInNew(insertUser: (tx: Db) => Promise<UserRecord>): Promise<IssuedSession> {
+      const opened = await inTransaction(deps.db, async (tx) => this.open(tx, await insertUser(tx)));
       return this.issue(opened);
     },
 

@@ -139,6 +139,11 @@ export function createUserService(deps: {
      * everything. Returns the new id.
      */
     async create(tx: Db, input: NewUser): Promise<string> {
+      return (await service.createRecord(tx, input)).id;
+    },
+
+    /** create(), returning the new user as the `user.created` event read it (sign-up needs no second read). */
+    async createRecord(tx: Db, input: NewUser): Promise<UserRecord> {
       const id = randomUUID();
       const now = deps.clock.now();
       const { project } = input;
@@ -171,8 +176,7 @@ export function createUserService(deps: {
       if (!input.isAnonymous && !input.columns?.restrictedByAdmin && input.mayBecomeFirstOperator !== false) {
         await joinAsFirstOperator(tx, project, id);
       }
-      await service.recordEvent(tx, project.id, id, "user.created");
-      return id;
+      return service.recordEvent(tx, project.id, id, "user.created");
     },
 
     /**

@@ -89,8 +89,8 @@ export async function createTestServer(
     const audience = opts.audience ?? "default";
     const project = await deps.projects.find(projectId);
     if (!project) throw new Error(`No project ${projectId}`);
-    const signedIn = await deps.sessions.signInNew(projectId, (tx) =>
-      deps.users.create(tx, {
+    const signedIn = await deps.sessions.signInNew((tx) =>
+      deps.users.createRecord(tx, {
         project,
         isAnonymous: audience === "anonymous",
         ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
