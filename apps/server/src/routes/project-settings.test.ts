@@ -818,6 +818,31 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     userId: user.id,
     expiresAt: now,
   });
+  const connectionId = randomUUID();
+  await db.insert(schema.ssoConnections).values({
+    id: connectionId,
+    projectId: keys.projectId,
+    teamId: team.id,
+    protocol: "oidc",
+    displayName: "Crew's IdP",
+    enabled: true,
+    settings: {},
+    attributeMapping: {},
+  });
+  await db.insert(schema.ssoIdentities).values({
+    connectionId,
+    subject: "idp-subject-1",
+    projectId: keys.projectId,
+    userId: user.id,
+  });
+  await db.insert(schema.ssoDomains).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    teamId: team.id,
+    domain: "crew.example",
+    verificationToken: "token",
+    connectionId,
+  });
   await db.insert(schema.configOverrides).values({
     projectId: keys.projectId,
     level: "environment",
@@ -983,6 +1008,7 @@ describe("GET and POST /internal/projects", () => {
           "$remove_members",
           "$invite_members",
           "$manage_api_keys",
+          "$manage_sso",
         ],
       },
       {

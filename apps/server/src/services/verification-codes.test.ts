@@ -142,6 +142,8 @@ describe("expiry", () => {
       // WIRE.md §4.5 and §3.5: a pending OAuth flow lives 10 minutes, an authorization code 5.
       oauth_flow: { lifetimeMs: 600_000, maxAttempts: 20 },
       oauth_authorization_code: { lifetimeMs: 300_000, maxAttempts: 20 },
+      // A pending SSO sign-in lives as long as a pending OAuth flow.
+      sso_flow: { lifetimeMs: 600_000, maxAttempts: 20 },
     });
   });
 });

@@ -1,7 +1,9 @@
 // The pages' one style sheet. Everything hangs under `.gh-root`: inside it, `all: revert` undoes what the host
 // app's element rules did (its `button {…}` or `input {…}`), and every rule of ours names `.gh-root`, so nothing here
 // reaches the host page. Colors are custom properties per theme; `data-theme="system"` follows the browser. Inline
-// SVG icons are left out of the revert: their shapes (`d`, `fill`, sizes) are CSS properties it would erase.
+// SVG icons are left out of the revert: their shapes (`d`, `fill`, sizes) are CSS properties it would erase. The
+// exclusion sits in `:where()`, which weighs nothing, so the revert keeps the weight of `.gh-root *` and a later
+// one-class rule (ours, or the dashboard's) still wins over it.
 import { POLISH_STYLES } from "./polish-styles.ts";
 
 const DARK = `
@@ -13,7 +15,7 @@ const DARK = `
 `;
 
 export const STYLES = `
-.gh-root, .gh-root *:not(svg, svg *) { all: revert; box-sizing: border-box; }
+.gh-root, .gh-root :where(*:not(svg, svg *)) { all: revert; box-sizing: border-box; }
 .gh-root {
   --gh-bg: #ffffff; --gh-surface: #ffffff; --gh-fg: #111827; --gh-muted: #5b6472; --gh-border: #d4d8de;
   --gh-primary: #2f54eb; --gh-primary-fg: #ffffff; --gh-danger: #b42318; --gh-danger-bg: #fef3f2;
