@@ -65,7 +65,9 @@ describe("sending a code does the same work whether or not the address has an ac
     expect([forKnown.status, forUnknown.status]).toEqual([200, 200]);
     expect(forUnknown.statements).toEqual(forKnown.statements);
     // One insert into the outbox, which announces the e-mail to the workers in the same statement.
-    expect(forKnown.statements.filter((s) => /^with queued as \(insert into "email_outbox"/.test(s))).toHaveLength(1);
+    expect(
+      forKnown.statements.filter((s) => /^with queued as \(insert into "email_outbox"/.test(s)),
+    ).toHaveLength(1);
     // The same work, not the same effect: only the account's owner gets an e-mail.
     expect(await outboxTo(known)).toBe(mailsBefore + 1);
     expect(await outboxTo(unknown)).toBe(0);
