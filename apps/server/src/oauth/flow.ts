@@ -76,6 +76,38 @@ export type AuthorizationCodeData = {
   session_id?: string;
 };
 
+/**
+ * A sign-in flow's end (OAuth here, SSO in sso/flow.ts), in one transaction: `signIn` finds or makes the user, then
+ * the app's authorization code is stored for them. Retried once when `signIn` lost a race (the same account or address
+ * claimed meanwhile): the second pass sees the winner's rows and follows the rules.
+ */
+export async function issueAuthorizationCode(
+  deps: { db: Db; codes: VerificationCodeService },
+  projectId: string,
+  flow: Pick<AuthorizationCodeData, "redirect_uri" | "code_challenge" | "after_callback_redirect_url">,
+  signIn: (tx: Db) => Promise<{ userId: string; isNewUser: boolean }>,
+): Promise<string> {
+  const attempt = () =>
+    inTransaction(deps.db, async (tx) => {
+      const signedIn = await signIn(tx);
+      const data: AuthorizationCodeData = {
+        user_id: signedIn.userId,
+        is_new_user: signedIn.isNewUser,
+        redirect_uri: flow.redirect_uri,
+        code_challenge: flow.code_challenge,
+        after_callback_redirect_url: flow.after_callback_redirect_url,
+      };
+      const { code } = await deps.codes.create(tx, { projectId, purpose: "oauth_authorization_code", data });
+      return code;
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    if (isUniqueViolation(error)) return attempt();
+    throw error;
+  }
+}
+
 type AccountRow = { providerId: string; accountId: string; email: string | null } & SealedTokens;
 
 /** Who the provider says the user is, and whether that came from the development provider (unverified, unlinkable). */
@@ -264,33 +296,11 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
   ): Promise<string> {
     const tokens = sealTokens(result.tokens);
     const identity: Identity = { profile: result.profile, development };
-    const attempt = () =>
-      inTransaction(deps.db, async (tx) => {
-        const signedIn =
-          flow.type === "link"
-            ? await link(tx, project, flow, providerId, identity, tokens)
-            : await authenticate(tx, project, flow, providerId, identity, tokens);
-        const data: AuthorizationCodeData = {
-          user_id: signedIn.userId,
-          is_new_user: signedIn.isNewUser,
-          redirect_uri: flow.redirect_uri,
-          code_challenge: flow.code_challenge,
-          after_callback_redirect_url: flow.after_callback_redirect_url,
-        };
-        const { code } = await deps.codes.create(tx, {
-          projectId: project.id,
-          purpose: "oauth_authorization_code",
-          data,
-        });
-        return code;
-      });
-    try {
-      return await attempt();
-    } catch (error) {
-      // The same account or address was claimed meanwhile: the second pass sees it and follows the rules.
-      if (isUniqueViolation(error)) return attempt();
-      throw error;
-    }
+    return issueAuthorizationCode(deps, project.id, flow, (tx) =>
+      flow.type === "link"
+        ? link(tx, project, flow, providerId, identity, tokens)
+        : authenticate(tx, project, flow, providerId, identity, tokens),
+    );
   }
 
   return {

@@ -12,9 +12,8 @@ import { isKnownError, KnownErrors } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
-import { isUniqueViolation } from "../db/errors.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
-import { type AuthorizationCodeData, errorRedirect } from "../oauth/flow.ts";
+import { errorRedirect, issueAuthorizationCode } from "../oauth/flow.ts";
 import type { Project } from "../services/projects.ts";
 import { assertTrustedUrl, isTrustedUrl } from "../services/trusted-urls.ts";
 import type { VerificationCodeService } from "../services/verification-codes.ts";
@@ -121,29 +120,9 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     flow: SsoFlowData,
     identity: AssertedIdentity,
   ) {
-    const attempt = () =>
-      inTransaction(deps.db, async (tx) => {
-        const signedIn = await deps.provisioning.signIn(tx, project, connection, identity);
-        const data: AuthorizationCodeData = {
-          user_id: signedIn.userId,
-          is_new_user: signedIn.isNewUser,
-          redirect_uri: flow.redirect_uri,
-          code_challenge: flow.code_challenge,
-          after_callback_redirect_url: flow.after_callback_redirect_url,
-        };
-        const { code } = await deps.codes.create(tx, {
-          projectId: project.id,
-          purpose: "oauth_authorization_code",
-          data,
-        });
-        return code;
-      });
-    try {
-      return await attempt();
-    } catch (error) {
-      if (isUniqueViolation(error)) return attempt();
-      throw error;
-    }
+    return issueAuthorizationCode(deps, project.id, flow, (tx) =>
+      deps.provisioning.signIn(tx, project, connection, identity),
+    );
   }
 
   /** Where the user goes after the provider's answer: the app with a code, or with the known error. */
