@@ -7,13 +7,7 @@ import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { pkcePair } from "../testing/oauth-client.ts";
-import {
-  accessHeaders,
-  createTestServer,
-  type ProjectKeys,
-  type TestServer,
-  uniqueIp,
-} from "../testing/test-server.ts";
+import { apiRequest, createTestServer, type ProjectKeys, type TestServer } from "../testing/test-server.ts";
 
 const APP = "https://app.example.com";
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,16 +24,7 @@ let connectionA: string;
 
 type Domain = { id: string; verified: boolean; verification_record: { name: string; value: string } };
 
-const request = (path: string, init: { method?: string; body?: unknown; type?: "client" | "server" } = {}) =>
-  server.request(path, {
-    method: init.method ?? "GET",
-    headers: {
-      ...accessHeaders(init.type ?? "server", keys),
-      "x-forwarded-for": uniqueIp(),
-      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
+const request = apiRequest(() => ({ server, keys }));
 
 const claim = async (teamId: string, domain: string) =>
   expectJson<Domain>(

@@ -17,6 +17,7 @@ import {
 } from "../testing/oidc-provider-process.ts";
 import {
   accessHeaders,
+  apiRequest,
   createTestServer,
   type ProjectKeys,
   TEST_BASE_URL,
@@ -37,19 +38,7 @@ let teamB: string;
 let connectionA: string;
 let connectionB: string;
 
-const request = (
-  path: string,
-  init: { method?: string; body?: unknown; type?: "client" | "server" | "admin" } = {},
-) =>
-  server.request(path, {
-    method: init.method ?? "GET",
-    headers: {
-      ...accessHeaders(init.type ?? "server", keys),
-      "x-forwarded-for": uniqueIp(),
-      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
+const request = apiRequest(() => ({ server, keys }));
 
 const connectionsPath = (teamId: string) => `/api/v1/teams/${teamId}/sso-connections`;
 

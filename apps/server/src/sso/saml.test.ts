@@ -10,6 +10,7 @@ import { landingError, local, oauthClient, pkcePair } from "../testing/oauth-cli
 import { type SamlIdp, type SamlPost, startSamlIdp } from "../testing/saml-idp-process.ts";
 import {
   accessHeaders,
+  apiRequest,
   createTestServer,
   type ProjectKeys,
   TEST_BASE_URL,
@@ -32,16 +33,7 @@ let connectionA: string;
 /** Team B's connection trusts only the secondary one. */
 let connectionB: string;
 
-const request = (path: string, init: { method?: string; body?: unknown; type?: "client" | "server" } = {}) =>
-  server.request(path, {
-    method: init.method ?? "GET",
-    headers: {
-      ...accessHeaders(init.type ?? "server", keys),
-      "x-forwarded-for": uniqueIp(),
-      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
+const request = apiRequest(() => ({ server, keys }));
 
 const acsOf = (id: string) => `${TEST_BASE_URL}/api/v1/auth/sso/saml/${id}/acs`;
 const entityOf = (id: string) => `${TEST_BASE_URL}/api/v1/auth/sso/saml/${id}/metadata`;

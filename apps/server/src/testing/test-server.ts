@@ -194,6 +194,24 @@ export function jsonPost(suite: () => { server: TestServer; keys: ProjectKeys })
     });
 }
 
+/**
+ * A suite's `request(path, { method = "GET", body?, type = "server" })`: a request with the access headers of `type`,
+ * a JSON body when one is given, from a new client address each time (the per-IP limits stay out of the way).
+ * `suite` is a getter, since suites create their server and keys in beforeAll.
+ */
+export function apiRequest(suite: () => { server: TestServer; keys: ProjectKeys }) {
+  return (path: string, init: { method?: string; body?: unknown; type?: AccessType } = {}) =>
+    suite().server.request(path, {
+      method: init.method ?? "GET",
+      headers: {
+        ...accessHeaders(init.type ?? "server", suite().keys),
+        "x-forwarded-for": uniqueIp(),
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+}
+
 let emails = 0;
 /** An address no other test of the process uses. */
 export const uniqueEmail = (prefix = "user") => `${prefix}-${++emails}@example.com`;
