@@ -30,7 +30,7 @@ export type SsoDeps = {
   users: UserService;
   teams: TeamService;
   events: WebhookEvents;
-  /** IdP metadata URLs may point at loopback and private addresses (tests and development only). */
+  /** IdP metadata URLs and OIDC issuers may point at loopback and private addresses (tests and development only). */
   allowPrivateUrls: boolean;
   /** Resolvers for domain verification (`host` or `host:port`); the system's when empty. */
   dnsServers: readonly string[];
@@ -63,7 +63,11 @@ export function createSso(deps: SsoDeps) {
     projectsRepo: deps.projectsRepo,
     repo,
     provisioning,
-    oidc: createOidcRelyingParty({ clock: deps.clock, box: secretsBox }),
+    oidc: createOidcRelyingParty({
+      clock: deps.clock,
+      box: secretsBox,
+      allowPrivateUrls: deps.allowPrivateUrls,
+    }),
     saml,
     baseUrl: deps.baseUrl,
     box: createSecretBox(deps.secret, "sso-flow"),

@@ -368,3 +368,52 @@ describe("account rules across organizations", () => {
     );
   });
 });
+
+describe("an install that keeps outside requests off its own network (the default)", () => {
+  it("never sends the relying party's requests to a loopback issuer a team admin typed", async () => {
+    const guarded = await createTestServer({ webhookAllowPrivateUrls: false });
+    try {
+      const { keys: guardedKeys } = await guarded.createProject(
+        { displayName: "Guarded", config: { domains: [{ domain: APP, handler_path: "/handler" }] } },
+        { expiresAt: new Date(guarded.clock.now().getTime() + 365 * DAY) },
+      );
+      const call = apiRequest(() => ({ server: guarded, keys: guardedKeys }));
+      const team = await expectJson<{ id: string }>(
+        await call("/api/v1/teams", { method: "POST", body: { display_name: "Inside" } }),
+        201,
+      );
+      const connection = await expectJson<{ id: string }>(
+        await call(connectionsPath(team.id), {
+          method: "POST",
+          body: {
+            protocol: "oidc",
+            display_name: "Loopback IdP",
+            oidc: {
+              issuer_url: provider.issuer,
+              client_id: provider.clientId,
+              client_secret: provider.clientSecret,
+            },
+          },
+        }),
+        201,
+      );
+      const pkce = pkcePair();
+      const started = await call("/api/v1/auth/sso/authorize", {
+        method: "POST",
+        type: "client",
+        body: {
+          connection_id: connection.id,
+          redirect_uri: REDIRECT_URI,
+          state: "client-state",
+          code_challenge: pkce.challenge,
+        },
+      });
+      await expectKnownError(started, "SSO_IDENTITY_PROVIDER_ERROR", {
+        connection_id: connection.id,
+        reason: "The identity provider's address is not a public one.",
+      });
+    } finally {
+      await guarded.close();
+    }
+  });
+});

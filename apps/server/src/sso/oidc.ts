@@ -6,6 +6,7 @@ import * as client from "openid-client";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { isLocalhost } from "../services/trusted-urls.ts";
+import { isPublicUrl } from "../webhooks/addresses.ts";
 import type { OidcSettings } from "./connections.ts";
 
 const TIMEOUT_SECONDS = 10;
@@ -15,9 +16,25 @@ const CLOCK_TOLERANCE_SECONDS = 60;
 /** What the identity provider says about the user, as claims (the id_token's, then userinfo's). */
 export type IdentityClaims = Record<string, unknown> & { sub: string };
 
-export type OidcRelyingPartyDeps = { clock: Clock; box: SecretBox };
+export type OidcRelyingPartyDeps = {
+  clock: Clock;
+  box: SecretBox;
+  /** Whether the issuer and the endpoints it names may be loopback or private addresses (tests, development). */
+  allowPrivateUrls: boolean;
+};
+
+/** A request of the relying party towards our own network, refused before it is sent. */
+class PrivateAddressRefused extends Error {}
 
 export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
+  // Every request the relying party makes (discovery, JWKS, token, userinfo) goes to URLs a team admin typed or that
+  // their issuer named: never towards our own network, as for SAML metadata and webhooks.
+  const guardedFetch: client.CustomFetch = async (url, options) => {
+    if (!deps.allowPrivateUrls && !(await isPublicUrl(url))) throw new PrivateAddressRefused(url);
+    // The same options fetch takes; only the typings differ (a Uint8Array body, which Node's fetch accepts).
+    return fetch(url, options as RequestInit);
+  };
+
   async function configuration(connectionId: string, settings: OidcSettings): Promise<client.Configuration> {
     const issuer = new URL(settings.issuer_url);
     // Plain http only towards this machine (a local identity provider in development and tests).
@@ -34,7 +51,11 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
           [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS,
         },
         client.ClientSecretPost(secret),
-        { timeout: TIMEOUT_SECONDS, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
+        {
+          timeout: TIMEOUT_SECONDS,
+          [client.customFetch]: guardedFetch,
+          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+        },
       );
       return config;
     } catch (error) {
@@ -97,6 +118,15 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
  * (shown on the error page: the administrator needs it); an unreachable provider, a temporary failure.
  */
 function failure(connectionId: string, error: unknown): unknown {
+  const refused = [error, (error as { cause?: unknown } | undefined)?.cause].find(
+    (e) => e instanceof PrivateAddressRefused,
+  );
+  if (refused) {
+    return KnownErrors.SSO_IDENTITY_PROVIDER_ERROR({
+      connection_id: connectionId,
+      reason: "The identity provider's address is not a public one.",
+    });
+  }
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
     if (error instanceof client.AuthorizationResponseError && error.error === "access_denied") {
       return KnownErrors.OAUTH_PROVIDER_ACCESS_DENIED();
