@@ -12,6 +12,8 @@ export type Scenario = {
   body?: string;
   /** One body per connection (each connection sends its own), instead of `body` for all. */
   bodies?: string[];
+  /** A new body for every request (a sign-up's fresh address), instead of `body` or `bodies`. */
+  nextBody?: () => string;
   connections: number;
   seconds: number;
   /** The server's process id: the row then has its CPU time per request and its RSS at the end, from /proc. */
@@ -42,6 +44,7 @@ export async function measure(s: Scenario): Promise<Row> {
     connections: s.connections,
     duration: s.seconds,
     ...(s.bodies ? { setupClient: perConnectionBody(s.bodies) } : {}),
+    ...(s.nextBody ? { requests: [{ setupRequest: (req) => ({ ...req, body: s.nextBody?.() }) }] } : {}),
   });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${s.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);

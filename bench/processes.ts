@@ -2,32 +2,18 @@
 // PostgreSQL database, as an operator scales out behind a load balancer. GET /users/me and refresh measured against
 // one process directly, through the round-robin proxy of the cluster suites with one process behind it, and with all
 // three behind it; the last two compare like with like (the proxy, a process of its own, costs the same in both).
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { measureMeAndRefresh, printRatios, printRows, settings, signUpUsers } from "./auth-load.ts";
+import { startChild } from "./child.ts";
 
 const { adminUrl } = settings;
 const PROCESSES = 3;
 
 /** The proxy on `port` in front of `backends`, in its own process; answers how to stop it. */
-async function startProxyProcess(port: number, backends: string[]): Promise<() => Promise<void>> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--conditions=gatehouse-source", "--import", "tsx", "proxy-process.ts", String(port), ...backends],
-    { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes("proxy listening") && resolve());
-    child.once("exit", (code) => reject(new Error(`the proxy exited (${code})`)));
-  });
-  return async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  };
-}
+const startProxyProcess = async (port: number, backends: string[]) =>
+  (await startChild("proxy-process.ts", "proxy listening", {}, [String(port), ...backends])).stop;
 
 const database = `gatehouse_bench_processes_${Date.now()}`;
 await adminQuery(adminUrl, `create database ${database}`);

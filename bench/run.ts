@@ -1,168 +1,290 @@
-// Load benchmark against PostgreSQL: the real server process on a fresh database, autocannon driving it from this
-// process, and beside it in the same run two floors: a bare Hono endpoint that verifies the same JWT and reads one
-// row by primary key, and the raw argon2id hash rate. Results print as a markdown table with the goal ratios.
-import { spawn } from "node:child_process";
+// `npm run bench` (`-- --quick` for a one-minute check, `--rounds N`, `--out file`): Gatehouse against its floor and
+// its peer on one PostgreSQL, each a process of its own on a fresh database — the floor (bare Hono verifying the same
+// JWT and reading one row), Gatehouse, and Better Auth with its defaults (better-auth-server.ts). Rounds interleave
+// the three, and the raw argon2id and scrypt hash rates with the sign-in rounds, so a noisy machine slows all alike;
+// ratios are taken within a round and reported as median [min–max]. Then statements per operation (statements.ts),
+// and the whole as markdown, printed and written to bench/last-run.md for bench/README.md.
+import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { freePort, startServer } from "@gatehouse/server/testing/server-process";
-import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
+import { join } from "node:path";
+import { freePort } from "@gatehouse/server/testing/server-process";
 import { hash } from "@node-rs/argon2";
-import { measure as measureLoad, type Row, refreshBody, type Scenario } from "./load.ts";
+import { hashPassword } from "better-auth/crypto";
+import { type Child, startChild } from "./child.ts";
+import { freshDatabase, PASSWORD, startGatehouse } from "./gatehouse.ts";
+import { measure as measureLoad, processUsage, type Row, refreshBody, type Scenario } from "./load.ts";
+import { statementsMarkdown, statementsPerOperation } from "./statements.ts";
 
-const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const PASSWORD = "correct horse battery";
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const quick = process.argv.includes("--quick");
+const rounds = Number(argument("--rounds") ?? process.env.BENCH_ROUNDS ?? (quick ? 2 : 7));
+const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 2 : 5));
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Sign-in and sign-up are bound by the hash: more connections than hashing threads (4) only queue. */
+const HASH_CONNECTIONS = 8;
+const out = argument("--out") ?? join(import.meta.dirname, "last-run.md");
 
-/** A scenario of load.ts with this run's duration and, unless it says otherwise, its connection count. */
-const measure = (s: Omit<Scenario, "connections" | "seconds"> & { connections?: number }): Promise<Row> =>
+const measure = (s: Omit<Scenario, "connections" | "seconds"> & { connections?: number }) =>
   measureLoad({ connections, ...s, seconds });
-/** A row's server CPU per request and RSS, when it measured the server process. */
-const usage = (r: Row) =>
-  r.cpuMs === undefined ? "| | |" : `| ${r.cpuMs.toFixed(2)} | ${Math.round(r.rssMiB ?? 0)} |`;
 
-/** Hashes per second of argon2id with the server's parameters, as many at once as the thread pool runs. */
-async function argon2Rate(): Promise<number> {
-  const params = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/** Hashes per second of `hashOnce`, four at a time (the thread pool's size), for the run's duration. */
+async function hashRate(name: string, hashOnce: () => Promise<unknown>): Promise<Row> {
   const deadline = Date.now() + seconds * 1000;
   let done = 0;
   const worker = async () => {
     while (Date.now() < deadline) {
-      await hash(PASSWORD, params);
+      await hashOnce();
       done++;
     }
   };
   const started = Date.now();
   await Promise.all(Array.from({ length: 4 }, worker));
-  return done / ((Date.now() - started) / 1000);
+  return { name, rps: done / ((Date.now() - started) / 1000), p50: 0, p99: 0 };
 }
+/** Gatehouse's argon2id parameters (passwords/hash.ts), and Better Auth's own scrypt (node:crypto, its defaults). */
+const argon2 = () =>
+  hashRate("raw argon2id (m=19456, t=2, p=1), 4 at a time", () =>
+    hash(PASSWORD, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 }),
+  );
+const scrypt = () =>
+  hashRate("raw scrypt of Better Auth (hashPassword), 4 at a time", () => hashPassword(PASSWORD));
 
-function startFloor(env: Record<string, string>): Promise<() => void> {
-  const child = spawn(process.execPath, ["--conditions=gatehouse-source", "--import", "tsx", "floor.ts"], {
-    cwd: import.meta.dirname,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("floor listening")) resolve(() => child.kill("SIGTERM"));
-    });
-    child.once("exit", (code) => reject(new Error(`floor exited with ${code}`)));
-  });
-}
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const spread = (values: number[], digits: number) =>
+  values.length === 0
+    ? "no round answered"
+    : `${median(values).toFixed(digits)} [${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}]`;
 
 async function main() {
-  const database = `gatehouse_bench_${Date.now()}`;
-  await adminQuery(adminUrl, `create database ${database}`);
-  const databaseUrl = withDatabase(adminUrl, database);
-  // Limits off: the benchmark is one client IP sending far more than 600 requests a minute on purpose.
-  const server = await startServer({
-    PORT: String(await freePort()),
-    DATABASE_URL: databaseUrl,
-    GATEHOUSE_DATA_DIR: `/tmp/${database}`,
-    GATEHOUSE_RATE_LIMITS: "off",
-    // One process, so its pid is the server whose CPU time and RSS the rows report.
-    GATEHOUSE_WORKERS: "1",
-  });
-  let stopFloor = () => {};
+  const gatehouse = await startGatehouse();
+  const peerDatabase = await freshDatabase("better_auth_bench");
+  const children: Child[] = [];
   try {
-    const api = `${server.baseUrl}/api/v1`;
-    const client = {
-      "x-stack-access-type": "client",
-      "x-stack-project-id": "internal",
-      "x-stack-publishable-client-key": server.keys.pck,
-      "content-type": "application/json",
-    };
-    const signUp = await fetch(`${api}/auth/password/sign-up`, {
-      method: "POST",
-      headers: client,
-      body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
-    });
-    const tokens = (await signUp.json()) as { access_token: string; refresh_token: string };
+    const { api, client, server } = gatehouse;
+    const tokens = await gatehouse.signUp("bench@example.com");
+    // Each connection refreshes its own user's session, as real clients do.
+    const refreshTokens: string[] = [];
+    for (let i = 0; i < connections; i++)
+      refreshTokens.push((await gatehouse.signUp(`refresh-${i}@example.com`)).refresh_token);
+
     const floorPort = await freePort();
-    stopFloor = await startFloor({
+    const floor = await startChild("floor.ts", "floor listening", {
       PORT: String(floorPort),
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: gatehouse.databaseUrl,
       JWKS_URL: `${api}/projects/internal/.well-known/jwks.json`,
-      ISSUER: `${server.baseUrl}/api/v1/projects/internal`,
+      ISSUER: `${api}/projects/internal`,
       AUDIENCE: "internal",
     });
-
-    const rows: Row[] = [];
-    rows.push(await measure({ name: "GET /health (peer)", url: `${server.baseUrl}/health` }));
-    const floor = await measure({
-      name: "floor: bare Hono, verify JWT + read one row",
-      url: `http://localhost:${floorPort}/me`,
-      headers: { "x-stack-access-token": tokens.access_token },
+    children.push(floor);
+    const peerPort = await freePort();
+    const peer = await startChild("better-auth-server.ts", "better-auth listening", {
+      PORT: String(peerPort),
+      DATABASE_URL: peerDatabase.url,
+      BETTER_AUTH_TELEMETRY: "0",
     });
-    rows.push(floor);
-    const me = await measure({
-      name: "GET /api/v1/users/me",
-      pid: server.child.pid,
-      url: `${api}/users/me`,
-      headers: { ...client, "x-stack-access-token": tokens.access_token },
-    });
-    rows.push(me);
-    // Each connection refreshes its own user's session, as real clients do (one session refreshing from 32
-    // connections at once would only measure row-lock waits on that session).
-    const refreshTokens: string[] = [];
-    for (let i = 0; i < connections; i++) {
-      const res = await fetch(`${api}/auth/password/sign-up`, {
-        method: "POST",
-        headers: client,
-        body: JSON.stringify({ email: `refresh-${i}@example.com`, password: PASSWORD }),
-      });
-      refreshTokens.push(((await res.json()) as { refresh_token: string }).refresh_token);
-    }
-    const refresh = await measure({
-      name: "POST /api/v1/auth/oauth/token (refresh)",
-      pid: server.child.pid,
-      url: `${api}/auth/oauth/token`,
+    children.push(peer);
+    const peerApi = `http://localhost:${peerPort}/api/auth`;
+    // Better Auth refuses a POST without an Origin (its CSRF check); a browser on its own origin sends this one.
+    const json = { "content-type": "application/json", origin: `http://localhost:${peerPort}` };
+    const peerSignUp = await fetch(`${peerApi}/sign-up/email`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      bodies: refreshTokens.map((token) => refreshBody(token, server.keys.pck)),
+      headers: json,
+      body: JSON.stringify({ email: "bench@example.com", password: PASSWORD, name: "Bench" }),
     });
-    rows.push(refresh);
-    rows.push(
-      await measure({
-        name: "GET /api/v1/projects/current (client key)",
-        pid: server.child.pid,
-        url: `${api}/projects/current`,
-        headers: client,
-      }),
-    );
-    // Sign-in is bound by argon2id: more connections than hashing threads only queue.
-    const signIn = await measure({
-      name: "POST /api/v1/auth/password/sign-in",
-      pid: server.child.pid,
-      url: `${api}/auth/password/sign-in`,
+    if (!peerSignUp.ok)
+      throw new Error(`Better Auth sign-up: ${peerSignUp.status} ${await peerSignUp.text()}`);
+    const cookie = peerSignUp.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const session = await fetch(`${peerApi}/get-session`, { headers: { cookie } });
+    if (!((await session.json()) as { user?: unknown } | null)?.user)
+      throw new Error("Better Auth get-session: none");
+    const peerSignIn = await fetch(`${peerApi}/sign-in/email`, {
       method: "POST",
-      headers: client,
+      headers: json,
       body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
-      connections: 8,
     });
-    rows.push(signIn);
-    const argon2 = await argon2Rate();
+    if (!peerSignIn.ok)
+      throw new Error(`Better Auth sign-in: ${peerSignIn.status} ${await peerSignIn.text()}`);
+    const idle = {
+      Gatehouse: processUsage(server.child.pid ?? 0).rssMiB,
+      "Better Auth": processUsage(peer.pid).rssMiB,
+      floor: processUsage(floor.pid).rssMiB,
+    };
 
-    const cpu = cpus()[0]?.model ?? "unknown CPU";
-    console.log(`\n${cpus().length} × ${cpu}, Node ${process.version}, PostgreSQL on localhost;`);
-    console.log(
-      `${connections} connections (8 for sign-in), ${seconds} s per scenario, load generator on the same machine\n`,
+    let fresh = 0;
+    const freshEmail = () => `signup-${Date.now()}-${fresh++}@example.com`;
+    const scenarios: Record<string, () => Promise<Row>> = {
+      floor: () =>
+        measure({
+          name: "floor: bare Hono, verify JWT + read one row",
+          pid: floor.pid,
+          url: `http://localhost:${floorPort}/me`,
+          headers: { "x-stack-access-token": tokens.access_token },
+        }),
+      me: () =>
+        measure({
+          name: "Gatehouse GET /users/me",
+          pid: server.child.pid,
+          url: `${api}/users/me`,
+          headers: { ...client, "x-stack-access-token": tokens.access_token },
+        }),
+      peerSession: () =>
+        measure({
+          name: "Better Auth GET get-session",
+          pid: peer.pid,
+          url: `${peerApi}/get-session`,
+          headers: { cookie },
+        }),
+      refresh: () =>
+        measure({
+          name: "Gatehouse refresh (POST /auth/oauth/token)",
+          pid: server.child.pid,
+          url: `${api}/auth/oauth/token`,
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          bodies: refreshTokens.map((token) => refreshBody(token, server.keys.pck)),
+        }),
+      projects: () =>
+        measure({
+          name: "Gatehouse GET /projects/current",
+          pid: server.child.pid,
+          url: `${api}/projects/current`,
+          headers: client,
+        }),
+      argon2,
+      signIn: () =>
+        measure({
+          name: "Gatehouse sign-in",
+          pid: server.child.pid,
+          url: `${api}/auth/password/sign-in`,
+          method: "POST",
+          headers: client,
+          body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+          connections: HASH_CONNECTIONS,
+        }),
+      scrypt,
+      peerSignIn: () =>
+        measure({
+          name: "Better Auth sign-in/email",
+          pid: peer.pid,
+          url: `${peerApi}/sign-in/email`,
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+          connections: HASH_CONNECTIONS,
+        }),
+      signUp: () =>
+        measure({
+          name: "Gatehouse sign-up",
+          pid: server.child.pid,
+          url: `${api}/auth/password/sign-up`,
+          method: "POST",
+          headers: client,
+          nextBody: () => JSON.stringify({ email: freshEmail(), password: PASSWORD }),
+          connections: HASH_CONNECTIONS,
+        }),
+      peerSignUp: () =>
+        measure({
+          name: "Better Auth sign-up/email",
+          pid: peer.pid,
+          url: `${peerApi}/sign-up/email`,
+          method: "POST",
+          headers: json,
+          nextBody: () => JSON.stringify({ email: freshEmail(), password: PASSWORD, name: "Bench" }),
+          connections: HASH_CONNECTIONS,
+        }),
+    };
+    type Key = keyof typeof scenarios;
+    const results = new Map<Key, Row[]>();
+    for (let round = 1; round <= rounds; round++) {
+      process.stderr.write(`round ${round} of ${rounds}\n`);
+      for (const [key, run] of Object.entries(scenarios)) {
+        const row = await run();
+        results.set(key, [...(results.get(key) ?? []), row]);
+      }
+    }
+    const rowsOf = (key: Key) => results.get(key) ?? [];
+    /** `of` over `to` in each round. */
+    const perRound = (of: Key, to: Key) =>
+      rowsOf(of).flatMap((r, i) => {
+        // A round where the divisor answered nothing (a loaded machine, a short --quick round) has no ratio.
+        const divisor = rowsOf(to)[i]?.rps ?? 0;
+        return divisor > 0 ? [r.rps / divisor] : [];
+      });
+
+    const lines: string[] = [];
+    lines.push(
+      `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}, PostgreSQL on localhost, ` +
+        `load generator on the same machine; ${rounds} interleaved rounds of ${seconds} s per scenario, ` +
+        `${connections} connections (${HASH_CONNECTIONS} for sign-in and sign-up)${quick ? " (--quick: not figures to keep)" : ""}.`,
+      "",
+      "| scenario | req/s median [min–max] | p50 ms | p99 ms | server CPU ms/req | server RSS MiB, peak |",
+      "|---|---|---|---|---|---|",
     );
-    console.log(
-      "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | server RSS MiB |\n|---|---|---|---|---|---|",
+    for (const key of Object.keys(scenarios)) {
+      const rows = rowsOf(key);
+      const cpu = rows.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+      const rss = rows.flatMap((r) => (r.rssMiB === undefined ? [] : [r.rssMiB]));
+      const hashRow = rows[0]?.p50 === 0 && rows[0]?.p99 === 0;
+      lines.push(
+        `| ${rows[0]?.name} | ${spread(
+          rows.map((r) => r.rps),
+          0,
+        )} | ${hashRow ? "" : median(rows.map((r) => r.p50))} | ${hashRow ? "" : median(rows.map((r) => r.p99))} | ${
+          cpu.length ? median(cpu).toFixed(2) : ""
+        } | ${rss.length ? Math.round(Math.max(...rss)) : ""} |`,
+      );
+    }
+    const ratios: [string, number[], number | undefined][] = [
+      ["Gatehouse GET /users/me ÷ floor", perRound("me", "floor"), 0.75],
+      ["Gatehouse refresh ÷ floor", perRound("refresh", "floor"), 0.6],
+      ["Gatehouse GET /projects/current ÷ floor", perRound("projects", "floor"), 0.85],
+      ["Gatehouse sign-in ÷ raw argon2id", perRound("signIn", "argon2"), 0.85],
+      ["Gatehouse sign-up ÷ raw argon2id", perRound("signUp", "argon2"), 0.7],
+      ["Better Auth get-session ÷ floor", perRound("peerSession", "floor"), undefined],
+      ["Better Auth sign-in ÷ its raw scrypt", perRound("peerSignIn", "scrypt"), undefined],
+      ["Better Auth sign-up ÷ its raw scrypt", perRound("peerSignUp", "scrypt"), undefined],
+      ["Gatehouse /users/me ÷ Better Auth get-session", perRound("me", "peerSession"), 3],
+      ["Gatehouse sign-in ÷ Better Auth sign-in", perRound("signIn", "peerSignIn"), 5],
+    ];
+    lines.push("", "| ratio (within a round) | median [min–max] | goal | |", "|---|---|---|---|");
+    for (const [name, values, goal] of ratios) {
+      const verdict =
+        goal === undefined || values.length === 0 ? "" : median(values) >= goal ? "met" : "missed";
+      lines.push(
+        `| ${name} | ${spread(values, 2)} | ${goal === undefined ? "—" : `≥ ${goal}`} | ${verdict} |`,
+      );
+    }
+    lines.push(
+      "",
+      "| process | idle RSS MiB | goal |",
+      "|---|---|---|",
+      `| Gatehouse on PostgreSQL | ${Math.round(idle.Gatehouse)} | ≤ 120 (≤ 200 under load) |`,
+      `| Better Auth | ${Math.round(idle["Better Auth"])} | — |`,
+      `| floor | ${Math.round(idle.floor)} | — |`,
     );
-    for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} ${usage(r)}`);
-    console.log(`| raw argon2id hashes (m=19456, t=2, p=1), 4 at a time | ${argon2.toFixed(1)} | | | | |`);
-    const goal = (name: string, ratio: number, target: number) =>
-      `| ${name} | ${(ratio * 100).toFixed(0)}% | ${target * 100}% | ${ratio >= target ? "met" : "missed"} |`;
-    console.log("\n| goal | measured | target | |\n|---|---|---|---|");
-    console.log(goal("sign-in vs raw argon2id rate", signIn.rps / argon2, 0.8));
-    console.log(goal("GET /users/me vs floor", me.rps / floor.rps, 0.6));
-    console.log(goal("refresh vs floor", refresh.rps / floor.rps, 0.4));
+    lines.push("", "Statements per operation (`npm run bench:statements` lists them):", "");
+    const output = lines.join("\n");
+    process.stdout.write(`\n${output}\n`);
+    for (const child of children.splice(0)) await child.stop();
+    await gatehouse.stop();
+    const statements = statementsMarkdown(await statementsPerOperation(), true);
+    process.stdout.write(`${statements}\n`);
+    writeFileSync(out, `${output}\n${statements}\n`);
+    process.stderr.write(`written to ${out}\n`);
   } finally {
-    stopFloor();
-    await server.stop();
-    await adminQuery(adminUrl, `drop database if exists ${database} with (force)`);
+    for (const child of children) await child.stop();
+    await gatehouse.stop();
+    await peerDatabase.drop();
   }
 }
 

@@ -1,34 +1,19 @@
 // Statements per operation: the real server on a fresh PostgreSQL database with GATEHOUSE_BENCH_STATEMENT_LOG set,
 // one call of each benchmarked operation, and the statements the pool sent for it, counted and listed (the list
-// goes in bench/README.md before and after a change to a hot path). `--quiet` prints the counts only.
+// goes in bench/README.md before and after a change to a hot path). `npm run bench` prints the counts too;
+// `bench:statements -- --quiet` prints the counts only.
 import { readFileSync, rmSync } from "node:fs";
-import { freePort, startServer } from "@gatehouse/server/testing/server-process";
-import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
+import { fileURLToPath } from "node:url";
+import { PASSWORD, startGatehouse } from "./gatehouse.ts";
 import { refreshBody } from "./load.ts";
 
-const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const quiet = process.argv.includes("--quiet");
-const PASSWORD = "correct horse battery";
+export type Statements = { name: string; sent: string[] };
 
-async function main() {
-  const database = `gatehouse_statements_${Date.now()}`;
-  const logFile = `/tmp/${database}.sql`;
-  await adminQuery(adminUrl, `create database ${database}`);
-  const server = await startServer({
-    PORT: String(await freePort()),
-    DATABASE_URL: withDatabase(adminUrl, database),
-    GATEHOUSE_DATA_DIR: `/tmp/${database}`,
-    GATEHOUSE_RATE_LIMITS: "off",
-    GATEHOUSE_BENCH_STATEMENT_LOG: logFile,
-  });
+export async function statementsPerOperation(): Promise<Statements[]> {
+  const logFile = `/tmp/gatehouse_statements_${Date.now()}.sql`;
+  const gatehouse = await startGatehouse({ GATEHOUSE_BENCH_STATEMENT_LOG: logFile });
   try {
-    const api = `${server.baseUrl}/api/v1`;
-    const client = {
-      "x-stack-access-type": "client",
-      "x-stack-project-id": "internal",
-      "x-stack-publishable-client-key": server.keys.pck,
-      "content-type": "application/json",
-    };
+    const { api, client, server } = gatehouse;
     const lines = () => readFileSync(logFile, "utf8").split("\n").filter(Boolean);
     /** The statements sent while `call` ran. */
     const during = async (name: string, call: () => Promise<Response>) => {
@@ -41,8 +26,8 @@ async function main() {
     const post = (path: string, body: unknown) => () =>
       fetch(`${api}${path}`, { method: "POST", headers: client, body: JSON.stringify(body) });
     // A first sign-up warms caches (the project, its keys) that a steady state has warm too.
-    await post("/auth/password/sign-up", { email: "warm@example.com", password: PASSWORD })();
-    const results = [];
+    await gatehouse.signUp("warm@example.com");
+    const results: Statements[] = [];
     const signUp = await during(
       "POST /auth/password/sign-up",
       post("/auth/password/sign-up", { email: "bench@example.com", password: PASSWORD }),
@@ -54,12 +39,9 @@ async function main() {
     );
     results.push(signIn);
     const token = signIn.body.access_token ?? "";
-    await fetch(`${api}/users/me`, { headers: { ...client, "x-stack-access-token": token } });
-    results.push(
-      await during("GET /users/me", () =>
-        fetch(`${api}/users/me`, { headers: { ...client, "x-stack-access-token": token } }),
-      ),
-    );
+    const me = () => fetch(`${api}/users/me`, { headers: { ...client, "x-stack-access-token": token } });
+    await me();
+    results.push(await during("GET /users/me", me));
     results.push(
       await during("POST /auth/oauth/token (refresh)", () =>
         fetch(`${api}/auth/oauth/token`, {
@@ -72,16 +54,24 @@ async function main() {
     results.push(
       await during("GET /projects/current", () => fetch(`${api}/projects/current`, { headers: client })),
     );
-    console.log("| operation | statements |\n|---|---|");
-    for (const r of results) console.log(`| ${r.name} | ${r.sent.length} |`);
-    if (!quiet) {
-      for (const r of results) console.log(`\n${r.name}:\n\n\`\`\`sql\n${r.sent.join("\n")}\n\`\`\``);
-    }
+    return results;
   } finally {
-    await server.stop();
-    await adminQuery(adminUrl, `drop database if exists ${database} with (force)`);
+    await gatehouse.stop();
     rmSync(logFile, { force: true });
   }
 }
 
-await main();
+/** The counts as a markdown table, and unless `quiet` each operation's statements. */
+export function statementsMarkdown(results: Statements[], quiet: boolean): string {
+  const table = [
+    "| operation | statements |",
+    "|---|---|",
+    ...results.map((r) => `| ${r.name} | ${r.sent.length} |`),
+  ];
+  const lists = quiet ? [] : results.map((r) => `\n${r.name}:\n\n\`\`\`sql\n${r.sent.join("\n")}\n\`\`\``);
+  return [...table, ...lists].join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(statementsMarkdown(await statementsPerOperation(), process.argv.includes("--quiet")));
+}
