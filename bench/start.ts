@@ -1,0 +1,78 @@
+// `npm run bench:start` (`-- --quick` for one restart each): start to healthy, the way production runs the server —
+// the artifact of `npm run build` (compiled JavaScript, plain `node server.js`, runtime packages installed offline)
+// — beside the repository's TypeScript through tsx, on PostgreSQL and on PGlite. Healthy is the first 200 from
+// /health?db=1, timed from the spawn; a first start migrates and seeds, the restarts after it find both done.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { freePort, type ServerScript, spawnServer } from "@gatehouse/server/testing/server-process";
+import { freshDatabase } from "./gatehouse.ts";
+
+const run = promisify(execFile);
+const quick = process.argv.includes("--quick");
+const restarts = Number(process.env.BENCH_RESTARTS ?? (quick ? 1 : 5));
+const repoRoot = join(import.meta.dirname, "..");
+
+/** Milliseconds from the spawn to the first healthy answer; the server is stopped again after. */
+async function toHealthy(env: Record<string, string>, script: ServerScript): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const spawned = spawnServer({ ...env, PORT: String(port), GATEHOUSE_LOG_LEVEL: "warn" }, script);
+  try {
+    for (;;) {
+      if (spawned.child.exitCode !== null) throw new Error(`the server exited:\n${spawned.output()}`);
+      if (performance.now() - started > 180_000)
+        throw new Error(`not healthy in 180 s:\n${spawned.output()}`);
+      const res = await fetch(`http://127.0.0.1:${port}/health?db=1`).catch(() => undefined);
+      if (res?.status === 200) return Math.round(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    spawned.child.kill("SIGTERM");
+    await spawned.exited;
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+const workDir = await mkdtemp(join(tmpdir(), "gatehouse-bench-start-"));
+const database = await freshDatabase("gatehouse_bench_start");
+const rows: string[] = [];
+try {
+  const appDir = join(workDir, "app");
+  process.stderr.write("building the artifact…\n");
+  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--out", appDir], { cwd: repoRoot });
+  await run("npm", ["ci", "--omit=dev", "--offline", "--no-audit", "--no-fund"], { cwd: appDir });
+  const forms: [string, ServerScript][] = [
+    ["artifact, node server.js", { artifactDir: appDir }],
+    ["repository, tsx", "apps/server/src/main.ts"],
+  ];
+  // The artifact first on a store, so its first start is the one that migrates: a fresh install as operators see it.
+  for (const [store, storeEnv] of [
+    ["PostgreSQL", { DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: join(workDir, "pg-data") }],
+    ["PGlite", { GATEHOUSE_DATA_DIR: join(workDir, "pglite-data") }],
+  ] as const) {
+    for (const [form, script] of forms) {
+      const first = await toHealthy(storeEnv, script);
+      const again: number[] = [];
+      for (let i = 0; i < restarts; i++) again.push(await toHealthy(storeEnv, script));
+      const goal = store === "PostgreSQL" ? 1000 : 2000;
+      const verdict = form.startsWith("artifact") ? (median(again) <= goal ? "met" : "missed") : "";
+      rows.push(
+        `| ${store} | ${form} | ${first} | ${median(again)} [${Math.min(...again)}–${Math.max(...again)}] | ≤ ${goal} | ${verdict} |`,
+      );
+      process.stderr.write(`${rows.at(-1)}\n`);
+    }
+  }
+} finally {
+  await database.drop();
+  await rm(workDir, { recursive: true, force: true });
+}
+console.log(
+  `\nStart to healthy (/health?db=1) in ms, ${restarts} restarts each${quick ? " (--quick)" : ""}:\n`,
+);
+console.log("| store | server | first start (migrates) | restart, median [min–max] | goal | |");
+console.log("|---|---|---|---|---|---|");
+for (const row of rows) console.log(row);
