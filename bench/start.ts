@@ -38,7 +38,7 @@ async function toHealthy(env: Record<string, string>, script: ServerScript): Pro
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const workDir = await mkdtemp(join(tmpdir(), "gatehouse-bench-start-"));
-const database = await freshDatabase("gatehouse_bench_start");
+const databases: { drop: () => Promise<void> }[] = [];
 const rows: string[] = [];
 try {
   const appDir = join(workDir, "app");
@@ -49,12 +49,17 @@ try {
     ["artifact, node server.js", { artifactDir: appDir }],
     ["repository, tsx", "apps/server/src/main.ts"],
   ];
-  // The artifact first on a store, so its first start is the one that migrates: a fresh install as operators see it.
-  for (const [store, storeEnv] of [
-    ["PostgreSQL", { DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: join(workDir, "pg-data") }],
-    ["PGlite", { GATEHOUSE_DATA_DIR: join(workDir, "pglite-data") }],
-  ] as const) {
+  for (const store of ["PostgreSQL", "PGlite"] as const) {
     for (const [form, script] of forms) {
+      // Each its own fresh install, so its first start is the one that migrates and seeds, as operators see it.
+      const storeEnv: Record<string, string> = {
+        GATEHOUSE_DATA_DIR: join(workDir, `${store}-${rows.length}`),
+      };
+      if (store === "PostgreSQL") {
+        const database = await freshDatabase("gatehouse_bench_start");
+        databases.push(database);
+        storeEnv.DATABASE_URL = database.url;
+      }
       const first = await toHealthy(storeEnv, script);
       const again: number[] = [];
       for (let i = 0; i < restarts; i++) again.push(await toHealthy(storeEnv, script));
@@ -67,7 +72,7 @@ try {
     }
   }
 } finally {
-  await database.drop();
+  for (const database of databases) await database.drop();
   await rm(workDir, { recursive: true, force: true });
 }
 console.log(
