@@ -2,23 +2,25 @@
 // (with password hashes, which no API returns), backup and restore. On PGlite they need the server stopped (one
 // process opens an embedded database); on PostgreSQL they run beside it.
 import { spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Command } from "commander";
-import { asc, count, sql } from "drizzle-orm";
-import { loadServerSecret } from "../data-dir.ts";
-import { type Database, inTransaction, openPglite } from "../db/client.ts";
-import { projects } from "../db/schema.ts";
-import { createDeps } from "../deps.ts";
-import { exportUsers } from "../importers/export.ts";
-import { silentLogger } from "../logger.ts";
-import { databaseLocation, withDatabase } from "./local-database.ts";
+import type { Database } from "../db/client.ts";
+import { databaseLocation } from "./database-location.ts";
 import { CliError, EXIT, print, table } from "./output.ts";
 
 const json = (command: Command) => command.option("--json", "print JSON for scripts", false);
 
-function depsFor(database: Database) {
+// The server's modules load only when a command needs them: `gatehouse --help` or a remote command starts in a
+// fraction of the time.
+const withDatabase: typeof import("./local-database.ts").withDatabase = async (work, options) =>
+  (await import("./local-database.ts")).withDatabase(work, options);
+
+async function depsFor(database: Database) {
+  const { loadServerSecret } = await import("../data-dir.ts");
+  const { createDeps } = await import("../deps.ts");
+  const { silentLogger } = await import("../logger.ts");
   const location = databaseLocation();
   const secret =
     process.env.GATEHOUSE_SECRET ??
@@ -34,6 +36,8 @@ function depsFor(database: Database) {
 
 /** What a restored or backed-up database must show: the migrations table and the internal project. */
 async function verify(database: Database): Promise<{ migrations: number; projects: number }> {
+  const { count, sql } = await import("drizzle-orm");
+  const { projects } = await import("../db/schema.ts");
   const migrations = await database.db.execute(
     sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
   );
@@ -68,6 +72,8 @@ export function registerDatabaseCommands(program: Command): void {
   const projectsCommand = program.command("projects").description("the projects in this database");
   json(projectsCommand.command("list").description("list projects")).action(
     async (options: { json: boolean }) => {
+      const { asc } = await import("drizzle-orm");
+      const { projects } = await import("../db/schema.ts");
       const rows = await withDatabase((database) =>
         database.db.select().from(projects).orderBy(asc(projects.createdAt)),
       );
@@ -84,7 +90,8 @@ export function registerDatabaseCommands(program: Command): void {
     .option("--description <text>", "description")
     .action(async (options: { json: boolean; name: string; description?: string }) => {
       const result = await withDatabase(async (database) => {
-        const deps = depsFor(database);
+        const { inTransaction } = await import("../db/client.ts");
+        const deps = await depsFor(database);
         const project = await deps.projects.create({
           displayName: options.name,
           ...(options.description ? { description: options.description } : {}),
@@ -118,6 +125,7 @@ export function registerDatabaseCommands(program: Command): void {
     .requiredOption("--project <id>", "project id")
     .action(async (file: string | undefined, options: { project: string }) => {
       const out = file ? createWriteStream(file, { mode: 0o600 }) : process.stdout;
+      const { exportUsers } = await import("../importers/export.ts");
       const written = await withDatabase((database) => exportUsers(database.db, options.project, out));
       if (file)
         await new Promise<void>((resolve, reject) =>
@@ -181,11 +189,13 @@ export function registerDatabaseCommands(program: Command): void {
         if (existsSync(dataDir) && !options.force)
           throw new CliError(`${dataDir} exists; --force replaces it`, EXIT.usage);
         // Check the backup opens before the current data is touched.
+        const { openPglite } = await import("../db/client.ts");
         const probe = await openPglite({ dump: new Blob([readFileSync(file)]) }).catch((error: Error) => {
           throw new CliError(`${file}: not a readable backup (${error.message})`, EXIT.badFile);
         });
         await probe.close();
         rmSync(dataDir, { recursive: true, force: true });
+        mkdirSync(location.dataDir, { recursive: true, mode: 0o700 });
         const restored = await openPglite({ dataDir, dump: new Blob([readFileSync(file)]) });
         await restored.close();
       }

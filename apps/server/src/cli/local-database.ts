@@ -1,17 +1,11 @@
 // Opens the server's own database the way main.ts does (DATABASE_URL, else the PGlite data directory with its lock),
 // for the commands whose point is the database itself: migrate, projects, export, backup and restore.
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { acquireLock, ensureDataDir } from "../data-dir.ts";
 import { type Database, openPglite, openPostgres } from "../db/client.ts";
+import { databaseLocation } from "./database-location.ts";
 import { CliError, EXIT } from "./output.ts";
-
-export type Location = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
-
-export function databaseLocation(env: NodeJS.ProcessEnv = process.env): Location {
-  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
-  return { kind: "pglite", dataDir: resolve(env.GATEHOUSE_DATA_DIR ?? ".gatehouse") };
-}
 
 /** Runs `work` on the open database and closes it; PGlite's directory is locked meanwhile (one opener at a time). */
 export async function withDatabase<T>(

@@ -55,12 +55,13 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
 export function describeError(error: unknown): { code: number; message: string } {
   if (error instanceof CliError) return { code: error.exitCode, message: error.message };
   if (error instanceof ApiError) return { code: EXIT.api, message: `server error: ${error.message}` };
-  const cause = (error as { cause?: { code?: string } })?.cause;
-  if (
-    error instanceof TypeError &&
-    cause?.code &&
-    /ECONNREFUSED|ENOTFOUND|ECONNRESET|EHOSTUNREACH/.test(cause.code)
-  )
-    return { code: EXIT.unreachable, message: `cannot reach the server (${cause.code})` };
+  // fetch fails with a TypeError whose cause says why (refused, unknown host, a port fetch will not use).
+  if (error instanceof TypeError && error.message === "fetch failed") {
+    const cause = error.cause as { code?: string; message?: string } | undefined;
+    return {
+      code: EXIT.unreachable,
+      message: `cannot reach the server (${cause?.code ?? cause?.message ?? "unknown"})`,
+    };
+  }
   return { code: EXIT.failure, message: error instanceof Error ? error.message : String(error) };
 }

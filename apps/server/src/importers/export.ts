@@ -21,13 +21,19 @@ async function write(out: Writable, text: string): Promise<void> {
 
 /** Writes every non-anonymous user of the project; returns how many. */
 export async function exportUsers(db: Db, projectId: string, out: Writable): Promise<number> {
-  let after = "";
+  let after: string | undefined;
   let count = 0;
   for (;;) {
     const page = await db
       .select()
       .from(users)
-      .where(and(eq(users.projectId, projectId), eq(users.isAnonymous, false), gt(users.id, after)))
+      .where(
+        and(
+          eq(users.projectId, projectId),
+          eq(users.isAnonymous, false),
+          after ? gt(users.id, after) : undefined,
+        ),
+      )
       .orderBy(asc(users.id))
       .limit(PAGE);
     if (page.length === 0) return count;
