@@ -68,7 +68,7 @@ beforeAll(async () => {
       throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   if (server && server.exitCode === null) {

@@ -11,6 +11,8 @@ import { connect, type RemoteOptions, remoteOptions } from "./remote.ts";
 type ImportFlags = RemoteOptions & {
   dryRun: boolean;
   passwords?: string;
+  identities?: string;
+  accounts?: string;
   hashSignerKey?: string;
   hashSaltSeparator?: string;
   hashRounds?: string;
@@ -34,6 +36,8 @@ export function registerImport(program: Command): void {
     .option("--hash-salt-separator <base64>", "firebase: base64_salt_separator")
     .option("--hash-rounds <n>", "firebase: rounds", "8")
     .option("--hash-mem-cost <n>", "firebase: mem_cost", "14")
+    .option("--identities <file>", "supabase: the auth.identities table (CSV or JSON)")
+    .option("--accounts <file>", "better-auth: the account table (CSV or JSON)")
     .option("--concurrency <n>", "requests in flight", "8")
     .option(
       "--checkpoint <file>",
@@ -53,7 +57,12 @@ export function registerImport(program: Command): void {
               memCost: Number(options.hashMemCost),
             }
           : undefined;
-      const read = await importReader(provider as Provider, file, { passwords: options.passwords, firebase });
+      const read = await importReader(provider as Provider, file, {
+        passwords: options.passwords,
+        identities: options.identities,
+        accounts: options.accounts,
+        firebase,
+      });
       const tty = process.stderr.isTTY;
       let report: Awaited<ReturnType<typeof runImport>>;
       try {

@@ -76,17 +76,37 @@ async function firstCharacter(path: string): Promise<string | undefined> {
   }
 }
 
-/** A wrapper object spans lines (`{\n "users": [`): its first line is not a complete JSON value. */
+/**
+ * `{"users": [...]}` rather than NDJSON: a first line that is not a complete JSON value (`{\n "users": [`), or one
+ * that is an object holding the array under `key` (a wrapper written on one line).
+ */
 async function looksLikeWrapper(path: string, key: string): Promise<boolean> {
   const lines = createInterface({ input: createReadStream(path) });
   for await (const text of lines) {
     lines.close();
     try {
-      JSON.parse(text);
-      return false;
+      const value = JSON.parse(text) as Record<string, unknown>;
+      return Array.isArray(value?.[key]);
     } catch {
       return text.includes(`"${key}"`) || text.trim() === "{";
     }
   }
   return false;
+}
+
+/** A database table exported as CSV (by extension) or as JSON / NDJSON rows. */
+export function tableRows(path: string, key?: string): AsyncGenerator<Row<unknown>> {
+  return /\.csv$/i.test(path) ? csvRows(path) : jsonOrNdjsonRows(path, key);
+}
+
+/** A whole side table in memory, grouped by one column (identities, accounts: a few small rows per user). */
+export async function groupRows(path: string, by: string): Promise<Map<string, Record<string, unknown>[]>> {
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for await (const row of tableRows(path)) {
+    if ("fatal" in row) throw new Error(`${path}: line ${row.line}: ${row.fatal}`);
+    const value = row.value as Record<string, unknown>;
+    const id = String(value[by] ?? "");
+    groups.set(id, [...(groups.get(id) ?? []), value]);
+  }
+  return groups;
 }
