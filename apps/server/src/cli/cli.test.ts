@@ -102,13 +102,14 @@ describe("gatehouse CLI", () => {
     expect(sub.stdout).toContain("--email <email>");
     expect((await cli(["no-such-command"])).code).toBe(2);
     expect((await cli(["users", "list"], { GATEHOUSE_URL: "http://localhost:1" })).code).toBe(2);
-  });
+    // Each command is a process start through tsx: seconds each on a loaded machine.
+  }, 120_000);
 
   it("refuses to open a data directory the server holds", async () => {
     const held = await cli(["projects", "list"]);
     expect(held.code).toBe(1);
     expect(held.stderr).toContain("data directory");
-  });
+  }, 60_000);
 
   it("works against the running server: status, users, keys, config, e-mails, import", async () => {
     // A project for the test, made with the internal project's admin key from the data directory.
