@@ -16,7 +16,9 @@ const chaosSuites = ["e2e/cluster/chaos*.test.ts"];
 // The interop scenarios with the three SDKs run on PGlite; on PostgreSQL, e2e/cluster/interop.test.ts runs the same
 // scenarios with Stack's SDK through three server processes, which is the PostgreSQL case that can differ (the wire
 // the three SDKs speak does not depend on the database). One run of 90 s instead of two.
-const pgliteOnly = ["e2e/interop/sdk-interop.test.ts"];
+// The CLI suite runs each command as a process on a PGlite data directory of its own (its child processes never see
+// DATABASE_URL): a PostgreSQL run would repeat the same minutes.
+const pgliteOnly = ["e2e/interop/sdk-interop.test.ts", "apps/server/src/cli/cli.test.ts"];
 
 // Workspace packages resolve to their TypeScript source (the "gatehouse-source" exports condition), not to dist/.
 const source = "gatehouse-source";

@@ -1,10 +1,12 @@
 // Stored password hashes of every kind Gatehouse reads (WIRE.md §4.8 `password_hash`): its own argon2id, and hashes
-// imported from other systems — bcrypt, argon2i/argon2id, scrypt and PBKDF2 PHC strings. Parsing decides what an
+// imported from other systems — bcrypt, argon2i/argon2id, scrypt and PBKDF2 PHC strings, and
+// Firebase's modified scrypt (firebase-scrypt.ts). Parsing decides what an
 // import may store; verification checks a password with the hash's own algorithm until sign-in rehashes it.
 import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { verify as verifyArgon2 } from "@node-rs/argon2";
 import bcrypt from "bcryptjs";
+import { type FirebaseScryptHash, parseFirebaseScrypt, verifyFirebaseScrypt } from "./firebase-scrypt.ts";
 
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (
@@ -35,7 +37,8 @@ export type ParsedHash =
   | { kind: "bcrypt" }
   | { kind: "argon2" }
   | { kind: "scrypt"; cost: number; blockSize: number; parallelization: number; salt: Buffer; key: Buffer }
-  | { kind: "pbkdf2"; digest: "sha256" | "sha512"; iterations: number; salt: Buffer; key: Buffer };
+  | { kind: "pbkdf2"; digest: "sha256" | "sha512"; iterations: number; salt: Buffer; key: Buffer }
+  | FirebaseScryptHash;
 
 const BCRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 const B64 = "([A-Za-z0-9+/]+)";
@@ -94,7 +97,8 @@ export function parsePasswordHash(hash: string): ParsedHash | undefined {
   const scryptMatch = SCRYPT.exec(hash);
   if (scryptMatch) return parseScrypt(scryptMatch);
   const pbkdf2Match = PBKDF2.exec(hash);
-  return pbkdf2Match ? parsePbkdf2(pbkdf2Match) : undefined;
+  if (pbkdf2Match) return parsePbkdf2(pbkdf2Match);
+  return parseFirebaseScrypt(hash);
 }
 
 /** Whether `password` matches the stored hash. False for a wrong password and for a hash it cannot read. */
@@ -124,5 +128,7 @@ export async function verifyPasswordHash(stored: string, password: string): Prom
       const { digest, iterations, salt, key } = parsed;
       return timingSafeEqual(await pbkdf2Async(password, salt, iterations, key.length, digest), key);
     }
+    case "firebase-scrypt":
+      return verifyFirebaseScrypt(parsed, password);
   }
 }
