@@ -8,8 +8,9 @@ import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
+import { TEAMS_ROWS } from "./texts/teams.ts";
 
-const SCREEN_ROWS = { ...OVERVIEW_ROWS };
+const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS };
 
 const FRAME_EN = {
   "nav.overview": "Overview",
