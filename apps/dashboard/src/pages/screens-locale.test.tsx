@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 // The dashboard's screens in another language than English: their texts from the locale tables, their numbers and
 // dates through Intl in that locale (German here, Arabic for a right-to-left one).
 import { screen } from "@testing-library/react";
