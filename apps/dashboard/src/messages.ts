@@ -7,11 +7,12 @@ import type { SupportedLocale } from "@gatehouse/contract/locales";
 import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
+import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 
-const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS };
+const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS };
 
 const FRAME_EN = {
   "nav.overview": "Overview",
