@@ -11,8 +11,9 @@ import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
-const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS };
+const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS, ...WEBHOOKS_ROWS };
 
 const FRAME_EN = {
   "nav.overview": "Overview",
