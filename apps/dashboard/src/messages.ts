@@ -1,12 +1,21 @@
 // The dashboard's own texts in every supported locale, through the React package's translator (makeTranslator,
 // useLocale: the same choice of language as the pages — provider's lang, the operator's stored locale, the browser).
-// So far the frame (top bar, section navigation) and counts; the screens' texts are still English only.
-// Adding a text: one line in `en` and one in each locale (messages.test.ts checks that none is missing).
+// The frame (top bar, section navigation) is written per locale below; the screens' texts one row per key with every
+// locale side by side, in texts/ (rows.ts). Adding a text: a row there, or a line in each table here
+// (messages.test.ts checks that no locale misses one).
 import type { SupportedLocale } from "@gatehouse/contract/locales";
 import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
+import { API_KEYS_ROWS } from "./texts/api-keys.ts";
+import { DOMAINS_ROWS } from "./texts/domains.ts";
+import { OVERVIEW_ROWS } from "./texts/overview.ts";
+import { column } from "./texts/rows.ts";
+import { TEAMS_ROWS } from "./texts/teams.ts";
+import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
-export const en = {
+const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS, ...WEBHOOKS_ROWS };
+
+const FRAME_EN = {
   "nav.overview": "Overview",
   "nav.users": "Users",
   "nav.teams": "Teams",
@@ -23,10 +32,13 @@ export const en = {
   "users.count": "{n, plural, one {# user} other {# users}}",
 } as const;
 
+export const en = { ...FRAME_EN, ...column(SCREEN_ROWS, "en") };
+
 export type DashboardKey = keyof typeof en;
+type OtherLocale = Exclude<SupportedLocale, "en">;
 type Table = Partial<Record<DashboardKey, string>>;
 
-export const DASHBOARD_TABLES: Record<Exclude<SupportedLocale, "en">, Table> = {
+const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, string>>> = {
   de: {
     "nav.overview": "Übersicht",
     "nav.users": "Benutzer",
@@ -222,6 +234,13 @@ export const DASHBOARD_TABLES: Record<Exclude<SupportedLocale, "en">, Table> = {
       "{n, plural, zero {لا مستخدمين} one {مستخدم واحد} two {مستخدمان} few {# مستخدمين} many {# مستخدمًا} other {# مستخدم}}",
   },
 };
+
+export const DASHBOARD_TABLES = Object.fromEntries(
+  Object.entries(FRAME_TABLES).map(([locale, frame]) => [
+    locale,
+    { ...frame, ...column(SCREEN_ROWS, locale as OtherLocale) },
+  ]),
+) as Record<OtherLocale, Table>;
 
 /** The dashboard's translate function in the locale the pages use. */
 export function useDashboardTranslation() {

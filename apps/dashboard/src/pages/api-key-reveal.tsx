@@ -1,6 +1,7 @@
 // A new key set, shown once (keys are stored as hashes, so nobody can show them again): each key with its Copy
 // button, and the same keys as a ready-to-paste `.env` block in the variables Stack Auth's SDKs (and ours) read.
 import { Alert, Button } from "@gatehouse/react/ui";
+import { useDashboardTranslation } from "../messages.ts";
 import type { ProjectScreenProps } from "../project.tsx";
 import { serverUrl } from "../stack.ts";
 import { CopyButton } from "./copy.tsx";
@@ -22,26 +23,27 @@ export function Reveal({
   revealed,
   onDone,
 }: ProjectScreenProps & { revealed: Revealed; onDone: () => void }) {
+  const t = useDashboardTranslation();
   const env = envBlock(project.id, revealed.keys, serverUrl());
   return (
     <section className="dash-panel" aria-labelledby="new-api-keys">
-      <h2 id="new-api-keys">New keys: {revealed.description}</h2>
-      <Alert kind="info">Copy these keys now. They will not be shown again.</Alert>
+      <h2 id="new-api-keys">{t("keys.newKeys", { description: revealed.description })}</h2>
+      <Alert kind="info">{t("keys.copyNow")}</Alert>
       <dl className="dash-reveal">
-        <CopyRow label="Project id" value={project.id} />
+        <CopyRow label={t("overview.projectId")} value={project.id} />
         {revealed.keys.map((key) => (
           <CopyRow key={key.label} label={key.label} value={key.value} />
         ))}
       </dl>
       <div className="dash-env">
-        <h3>For your app's .env file</h3>
+        <h3>{t("keys.env")}</h3>
         <pre className="dash-code-block">{env}</pre>
         <div className="dash-actions">
-          <CopyButton value={env} what=".env block" />
+          <CopyButton value={env} what={t("keys.envBlock")} />
         </div>
       </div>
       <Button variant="primary" onClick={onDone}>
-        I have copied the keys
+        {t("keys.done")}
       </Button>
     </section>
   );

@@ -1,10 +1,11 @@
 // The project's API keys: create a key set (which keys, description, expiry) whose full keys are shown once
 // (api-key-reveal.tsx), and the list of sets with the last four characters of each key, their status, revocation.
 import type { ApiKeySet } from "@gatehouse/react";
-import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
+import { Alert, Button, Field, Muted, useLocale } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
+import { type DashboardKey, useDashboardTranslation } from "../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { Reveal, type Revealed } from "./api-key-reveal.tsx";
 import { ConfirmButton, Part, TableHead, TableScroll } from "./bricks.tsx";
@@ -15,50 +16,52 @@ import { useFormAction } from "./form.ts";
 const KEY_TYPES = [
   {
     id: "publishableClientKey",
-    label: "Publishable client key",
-    hint: "for browsers and apps",
+    label: "keys.type.publishable",
+    hint: "keys.hint.publishable",
     env: "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
   },
   {
     id: "secretServerKey",
-    label: "Secret server key",
-    hint: "for your servers only",
+    label: "keys.type.secret",
+    hint: "keys.hint.secret",
     env: "STACK_SECRET_SERVER_KEY",
   },
   {
     id: "superSecretAdminKey",
-    label: "Super secret admin key",
-    hint: "administers the project",
+    label: "keys.type.admin",
+    hint: "keys.hint.admin",
     env: "STACK_SUPER_SECRET_ADMIN_KEY",
   },
-] as const;
+] as const satisfies readonly { id: string; label: DashboardKey; hint: DashboardKey; env: string }[];
 type KeyType = (typeof KEY_TYPES)[number]["id"];
 
 const DAY = 24 * 3600 * 1000;
-/** Expiry choices; "never" is a hundred years away (the server needs a date). */
-const EXPIRIES = [
-  { label: "1 day", millis: DAY },
-  { label: "7 days", millis: 7 * DAY },
-  { label: "30 days", millis: 30 * DAY },
-  { label: "90 days", millis: 90 * DAY },
-  { label: "1 year", millis: 365 * DAY },
-  { label: "Never", millis: 100 * 365 * DAY },
+/** Expiry choices, named through Intl's units ("7 days", "7 Tage"); "never" is a hundred years away (the server
+ * needs a date). */
+const EXPIRIES: { count: number; unit: "day" | "year" | null; millis: number }[] = [
+  { count: 1, unit: "day", millis: DAY },
+  { count: 7, unit: "day", millis: 7 * DAY },
+  { count: 30, unit: "day", millis: 30 * DAY },
+  { count: 90, unit: "day", millis: 90 * DAY },
+  { count: 1, unit: "year", millis: 365 * DAY },
+  { count: 0, unit: null, millis: 100 * 365 * DAY },
 ];
 
 const keysKey = (project: { id: string }) => projectKey(project, "api-keys");
 
 export function ApiKeysPage({ project }: ProjectScreenProps) {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
+  const t = useDashboardTranslation();
   return (
     <>
-      <ScreenHeader title="API keys" />
+      <ScreenHeader title={t("nav.apiKeys")} />
       {revealed ? (
         <Reveal project={project} revealed={revealed} onDone={() => setRevealed(null)} />
       ) : (
         <CreateKeys project={project} onCreated={setRevealed} />
       )}
       <section className="dash-panel" aria-labelledby="api-key-list">
-        <h2 id="api-key-list">Key sets</h2>
+        <h2 id="api-key-list">{t("keys.sets")}</h2>
         <Part label="API keys" reads={keysKey(project)}>
           <KeyList project={project} />
         </Part>
@@ -77,11 +80,19 @@ function CreateKeys({
     superSecretAdminKey: false,
   });
   const [description, setDescription] = useState("");
-  const [expiry, setExpiry] = useState(EXPIRIES[3]?.label ?? "90 days");
+  const t = useDashboardTranslation();
+  const locale = useLocale();
+  const [expiry, setExpiry] = useState(String(90 * DAY));
+  const expiryLabel = (choice: (typeof EXPIRIES)[number]) =>
+    choice.unit
+      ? new Intl.NumberFormat(locale, { style: "unit", unit: choice.unit, unitDisplay: "long" }).format(
+          choice.count,
+        )
+      : t("keys.never");
   const [errors, setErrors] = useState<{ keys?: string; description?: string }>({});
 
   const create = useFormAction(async () => {
-    const millis = EXPIRIES.find((e) => e.label === expiry)?.millis ?? 90 * DAY;
+    const millis = Number(expiry);
     const created = await project.app.createInternalApiKey({
       description: description.trim(),
       expiresAt: new Date(Date.now() + millis),
@@ -93,7 +104,7 @@ function CreateKeys({
     const keys: Revealed["keys"] = [];
     for (const type of KEY_TYPES) {
       const value = created[type.id];
-      if (value) keys.push({ label: type.label, value, env: type.env });
+      if (value) keys.push({ label: t(type.label), value, env: type.env });
     }
     onCreated({ description: created.description, keys });
   });
@@ -101,8 +112,8 @@ function CreateKeys({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = {
-      keys: KEY_TYPES.some((type) => chosen[type.id]) ? undefined : "Choose at least one key.",
-      description: description.trim() ? undefined : "Describe what the keys are for.",
+      keys: KEY_TYPES.some((type) => chosen[type.id]) ? undefined : t("keys.chooseOne"),
+      description: description.trim() ? undefined : t("keys.describe"),
     };
     setErrors(found);
     const form = event.currentTarget;
@@ -113,13 +124,13 @@ function CreateKeys({
 
   return (
     <section className="dash-panel" aria-labelledby="create-api-keys">
-      <h2 id="create-api-keys">Create keys</h2>
+      <h2 id="create-api-keys">{t("keys.create")}</h2>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <fieldset
           className="dash-checks"
           aria-describedby={errors.keys ? "api-keys-choice-error" : undefined}
         >
-          <legend>Keys</legend>
+          <legend>{t("keys.keys")}</legend>
           {KEY_TYPES.map((type) => (
             <label key={type.id}>
               <input
@@ -127,7 +138,7 @@ function CreateKeys({
                 checked={chosen[type.id]}
                 onChange={(event) => setChosen({ ...chosen, [type.id]: event.target.checked })}
               />{" "}
-              {type.label} <span className="dash-muted">({type.hint})</span>
+              {t(type.label)} <span className="dash-muted">({t(type.hint)})</span>
             </label>
           ))}
           {errors.keys && (
@@ -137,25 +148,27 @@ function CreateKeys({
           )}
         </fieldset>
         <Field
-          label="Description"
+          label={t("keys.description")}
           value={description}
           maxLength={256}
-          placeholder="Production web server"
+          placeholder={t("keys.placeholder")}
           error={errors.description}
           onChange={(event) => setDescription(event.target.value)}
         />
         <label className="dash-select">
-          <span>Expires after</span>
+          <span>{t("keys.expiresAfter")}</span>
           <select value={expiry} onChange={(event) => setExpiry(event.target.value)}>
-            {EXPIRIES.map((e) => (
-              <option key={e.label}>{e.label}</option>
+            {EXPIRIES.map((choice) => (
+              <option key={choice.millis} value={String(choice.millis)}>
+                {expiryLabel(choice)}
+              </option>
             ))}
           </select>
         </label>
         {create.error && <Alert>{create.error}</Alert>}
         <div>
           <Button type="submit" variant="primary" pending={create.pending}>
-            Create keys
+            {t("keys.create")}
           </Button>
         </div>
       </form>
@@ -163,19 +176,29 @@ function CreateKeys({
   );
 }
 
-const STATUS = {
-  valid: { label: "Valid", tone: "dash-ok" },
-  expired: { label: "Expired", tone: "dash-bad" },
-  "manually-revoked": { label: "Revoked", tone: "dash-bad" },
+const STATUS: Record<string, { label: DashboardKey; tone: string }> = {
+  valid: { label: "keys.status.valid", tone: "dash-ok" },
+  expired: { label: "keys.status.expired", tone: "dash-bad" },
+  "manually-revoked": { label: "keys.status.revoked", tone: "dash-bad" },
 };
 
 function KeyList({ project }: ProjectScreenProps) {
   const sets = useQuery(keysKey(project), () => project.app.listInternalApiKeys());
-  if (sets.length === 0) return <Muted>No API keys yet.</Muted>;
+  const t = useDashboardTranslation();
+  if (sets.length === 0) return <Muted>{t("keys.none")}</Muted>;
   return (
-    <TableScroll label="API keys table">
+    <TableScroll label={t("keys.table")}>
       <table className="dash-table">
-        <TableHead columns={["Description", "Keys", "Created", "Expires", "Status"]} actions />
+        <TableHead
+          columns={[
+            t("keys.description"),
+            t("keys.keys"),
+            t("overview.created"),
+            t("keys.col.expires"),
+            t("keys.col.status"),
+          ]}
+          actions
+        />
         <tbody>
           {[...sets]
             .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
@@ -189,7 +212,8 @@ function KeyList({ project }: ProjectScreenProps) {
 }
 
 function KeyRow({ project, set }: ProjectScreenProps & { set: ApiKeySet }) {
-  const status = STATUS[set.whyInvalid() ?? "valid"];
+  const t = useDashboardTranslation();
+  const status = STATUS[set.whyInvalid() ?? "valid"] ?? { label: "keys.status.revoked", tone: "dash-bad" };
   const revoke = useFormAction(async () => {
     await set.revoke();
     invalidate(keysKey(project));
@@ -204,7 +228,7 @@ function KeyRow({ project, set }: ProjectScreenProps & { set: ApiKeySet }) {
             return (
               key && (
                 <li key={type.id}>
-                  {type.label}: <span className="dash-mono">…{key.lastFour}</span>
+                  {t(type.label)}: <span className="dash-mono">…{key.lastFour}</span>
                 </li>
               )
             );
@@ -214,19 +238,19 @@ function KeyRow({ project, set }: ProjectScreenProps & { set: ApiKeySet }) {
       <td>{dateTime(set.createdAt)}</td>
       <td>
         {set.expiresAt.getTime() - set.createdAt.getTime() > 50 * 365 * DAY
-          ? "Never"
+          ? t("keys.never")
           : dateTime(set.expiresAt)}
       </td>
       <td>
-        <span className={`dash-badge ${status.tone}`}>{status.label}</span>
+        <span className={`dash-badge ${status.tone}`}>{t(status.label)}</span>
       </td>
       <td>
         {set.isValid() && (
           <ConfirmButton
-            label="Revoke"
-            name={`Revoke ${set.description}`}
-            question="Revoke these keys for good?"
-            confirmLabel="Revoke"
+            label={t("keys.revoke")}
+            name={t("keys.revokeName", { description: set.description })}
+            question={t("keys.revokeQuestion")}
+            confirmLabel={t("keys.revoke")}
             pending={revoke.pending}
             error={revoke.error}
             onConfirm={revoke.run}

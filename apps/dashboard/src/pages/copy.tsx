@@ -2,9 +2,12 @@
 // polite status that says it did, or that copying failed and the text is to be selected by hand.
 import { Button } from "@gatehouse/react/ui";
 import { useState } from "react";
+import { useDashboardTranslation } from "../messages.ts";
 
 export function CopyButton({ value, what }: { value: string; what: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const t = useDashboardTranslation();
+  const copied = t("copy.copied", { what });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -17,14 +20,14 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
   return (
     <>
       {/* The name keeps the visible word ("Copy") first; the status says when it is done. */}
-      <Button onClick={copy} aria-label={`Copy ${what}`}>
-        Copy
+      <Button onClick={copy} aria-label={t("copy.copyWhat", { what })}>
+        {t("copy.copy")}
       </Button>
       <span role="status" className="dash-muted">
         {state === "copied"
-          ? `${what.charAt(0).toUpperCase()}${what.slice(1)} copied.`
+          ? `${copied.charAt(0).toUpperCase()}${copied.slice(1)}`
           : state === "failed"
-            ? "Copying failed: select the text."
+            ? t("copy.failed")
             : ""}
       </span>
     </>

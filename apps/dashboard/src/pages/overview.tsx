@@ -2,10 +2,11 @@
 // users, page views and visitors from the app's event tracker), the latest sign-ups, users by sign-in method,
 // sign-ups per day over the last 30 days, its id, and links to its sections. Refresh reads them all again.
 import type { ProjectMetrics } from "@gatehouse/react";
-import { Button } from "@gatehouse/react/ui";
+import { Button, useLocale } from "@gatehouse/react/ui";
 import { useEffect } from "react";
 import { invalidate, invalidateOlderThan, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
+import { type DashboardKey, useDashboardTranslation } from "../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { Link } from "../router.tsx";
 import { Part } from "./bricks.tsx";
@@ -17,43 +18,47 @@ const metricsKey = (project: { id: string }) => projectKey(project, "metrics");
 /** Figures older than this are read again when the overview is shown (the old ones stay on screen meanwhile). */
 const FRESH_MS = 5000;
 
-const LINKS = [
-  { path: "/users", label: "Users", text: "Search, create and edit users" },
-  { path: "/teams", label: "Teams", text: "Members, permissions and invitations" },
-  { path: "/auth", label: "Authentication", text: "Sign-up, passwords, magic links, OAuth" },
-  { path: "/domains", label: "Domains & production", text: "Trusted domains and production mode" },
-  { path: "/emails", label: "E-mails", text: "Sender, templates and outbox" },
-  { path: "/api-keys", label: "API keys", text: "Keys for your apps and servers" },
-  { path: "/webhooks", label: "Webhooks", text: "Events sent to your endpoints" },
+const LINKS: { path: string; label: DashboardKey; text: DashboardKey }[] = [
+  { path: "/users", label: "nav.users", text: "overview.link.users" },
+  { path: "/teams", label: "nav.teams", text: "overview.link.teams" },
+  { path: "/auth", label: "nav.auth", text: "overview.link.auth" },
+  { path: "/domains", label: "nav.domains", text: "overview.link.domains" },
+  { path: "/emails", label: "nav.emails", text: "overview.link.emails" },
+  { path: "/api-keys", label: "nav.apiKeys", text: "overview.link.apiKeys" },
+  { path: "/webhooks", label: "nav.webhooks", text: "overview.link.webhooks" },
 ];
 
 export function Overview({ project }: ProjectScreenProps) {
   useEffect(() => invalidateOlderThan(FRESH_MS, metricsKey(project), recentSignUpsKey(project)), [project]);
+  const t = useDashboardTranslation();
+  const locale = useLocale();
   return (
     <>
       <ScreenHeader title={project.displayName}>
-        <Button onClick={() => invalidate(metricsKey(project), recentSignUpsKey(project))}>Refresh</Button>
+        <Button onClick={() => invalidate(metricsKey(project), recentSignUpsKey(project))}>
+          {t("overview.refresh")}
+        </Button>
       </ScreenHeader>
       {project.description && <p className="dash-muted">{project.description}</p>}
       <Part label="figures" reads={metricsKey(project)}>
         <Figures project={project} />
       </Part>
       <section className="dash-panel" aria-labelledby="project-details">
-        <h2 id="project-details">Project</h2>
+        <h2 id="project-details">{t("overview.project")}</h2>
         <dl className="dash-facts">
-          <dt>Project id</dt>
+          <dt>{t("overview.projectId")}</dt>
           <dd className="dash-mono">{project.id}</dd>
-          <dt>Created</dt>
-          <dd>{project.createdAt.toLocaleDateString(undefined, { dateStyle: "long" })}</dd>
+          <dt>{t("overview.created")}</dt>
+          <dd>{project.createdAt.toLocaleDateString(locale, { dateStyle: "long" })}</dd>
         </dl>
       </section>
-      <nav aria-label="Quick links">
+      <nav aria-label={t("overview.quickLinks")}>
         <ul className="dash-cards">
           {LINKS.map((link) => (
             <li key={link.path}>
               <Link to={`/projects/${project.id}${link.path}`} className="dash-card-link">
-                <strong>{link.label}</strong>
-                <span className="dash-muted">{link.text}</span>
+                <strong>{t(link.label)}</strong>
+                <span className="dash-muted">{t(link.text)}</span>
               </Link>
             </li>
           ))}
@@ -82,25 +87,27 @@ function Figures({ project }: ProjectScreenProps) {
 const sum = (days: { count: number }[]) => days.reduce((total, day) => total + day.count, 0);
 
 function FigureList({ metrics }: { metrics: ProjectMetrics }) {
-  const stats: [label: string, value: number, note: string][] = [
-    ["Users", metrics.totalUsers, "not counting anonymous ones"],
-    ["Daily active users", metrics.dailyActiveUsers, "active in the last 24 hours"],
-    ["Monthly active users", metrics.monthlyActiveUsers, "active in the last 30 days"],
-    ["Teams", metrics.totalTeams, ""],
-    ["Active sessions", metrics.activeSessions, "signed in and not expired"],
-    ["Anonymous users", metrics.totalAnonymousUsers, ""],
+  const t = useDashboardTranslation();
+  const locale = useLocale();
+  const stats: [label: DashboardKey, value: number, note: DashboardKey | null][] = [
+    ["nav.users", metrics.totalUsers, "overview.note.users"],
+    ["overview.dau", metrics.dailyActiveUsers, "overview.note.dau"],
+    ["overview.mau", metrics.monthlyActiveUsers, "overview.note.mau"],
+    ["nav.teams", metrics.totalTeams, null],
+    ["overview.sessions", metrics.activeSessions, "overview.note.sessions"],
+    ["overview.anonymous", metrics.totalAnonymousUsers, null],
     // Reported by Stack's browser event tracker from the app's pages (anonymous visitors included).
-    ["Page views", sum(metrics.analytics.dailyPageViews), "in your app over the last 30 days"],
-    ["Daily visitors", metrics.analytics.dailyActiveUsers, "seen in your app in the last 24 hours"],
-    ["Monthly visitors", metrics.analytics.monthlyActiveUsers, "seen in your app in the last 30 days"],
+    ["overview.pageViews", sum(metrics.analytics.dailyPageViews), "overview.note.pageViews"],
+    ["overview.dailyVisitors", metrics.analytics.dailyActiveUsers, "overview.note.dailyVisitors"],
+    ["overview.monthlyVisitors", metrics.analytics.monthlyActiveUsers, "overview.note.monthlyVisitors"],
   ];
   return (
-    <ul className="dash-stats dash-plain-list" aria-label="Figures">
+    <ul className="dash-stats dash-plain-list" aria-label={t("overview.figures")}>
       {stats.map(([label, value, note]) => (
         <li key={label} className="dash-stat">
-          <span className="dash-muted">{label}</span>
-          <strong>{value.toLocaleString()}</strong>
-          {note && <span className="dash-stat-note">{note}</span>}
+          <span className="dash-muted">{t(label)}</span>
+          <strong>{value.toLocaleString(locale)}</strong>
+          {note && <span className="dash-stat-note">{t(note)}</span>}
         </li>
       ))}
     </ul>

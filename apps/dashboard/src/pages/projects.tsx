@@ -4,28 +4,30 @@ import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate } from "../data.ts";
 import { TopBar } from "../layout.tsx";
+import { useDashboardTranslation } from "../messages.ts";
 import { OWNED_PROJECTS, useOperator, useOwnedProjects } from "../project.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useFormAction } from "./form.ts";
 
 export function ProjectsPage() {
   const projects = useOwnedProjects();
+  const t = useDashboardTranslation();
   return (
     <div className="dash-app">
       <TopBar />
       <main className="dash-main dash-narrow">
         <div className="dash-screen-header">
-          <h1>Projects</h1>
+          <h1>{t("projects.title")}</h1>
         </div>
         {projects.length === 0 ? (
-          <Muted>You have no projects yet. Create your first one below.</Muted>
+          <Muted>{t("projects.none")}</Muted>
         ) : (
-          <ul className="dash-cards" aria-label="Your projects">
+          <ul className="dash-cards" aria-label={t("projects.yours")}>
             {projects.map((project) => (
               <li key={project.id}>
                 <Link to={`/projects/${project.id}`} className="dash-card-link">
                   <strong>{project.displayName}</strong>
-                  <span className="dash-muted">{project.description || "No description"}</span>
+                  <span className="dash-muted">{project.description || t("projects.noDescription")}</span>
                   <span className="dash-muted dash-mono">{project.id}</span>
                 </Link>
               </li>
@@ -40,6 +42,7 @@ export function ProjectsPage() {
 
 function CreateProject() {
   const operator = useOperator();
+  const t = useDashboardTranslation();
   const teams = useTeams();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -57,7 +60,7 @@ function CreateProject() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const error = name.trim() ? null : "Give the project a name.";
+    const error = name.trim() ? null : t("projects.nameMissing");
     setNameError(error);
     if (error) event.currentTarget.querySelector<HTMLInputElement>("input")?.focus();
     else void create.run();
@@ -65,24 +68,24 @@ function CreateProject() {
 
   return (
     <section className="dash-panel" aria-labelledby="create-project">
-      <h2 id="create-project">Create a project</h2>
+      <h2 id="create-project">{t("projects.create")}</h2>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <Field
-          label="Project name"
+          label={t("projects.name")}
           value={name}
           maxLength={256}
           error={nameError}
           onChange={(event) => setName(event.target.value)}
         />
         <Field
-          label="Description (optional)"
+          label={t("projects.description")}
           value={description}
           maxLength={1024}
           onChange={(event) => setDescription(event.target.value)}
         />
         {teams.length > 1 && (
           <label className="dash-select">
-            <span>Owned by team</span>
+            <span>{t("projects.ownedBy")}</span>
             <select value={teamId} onChange={(event) => setTeamId(event.target.value)}>
               {teams.map((team) => (
                 <option key={team.id} value={team.id}>
@@ -92,13 +95,11 @@ function CreateProject() {
             </select>
           </label>
         )}
-        {teams.length === 0 && (
-          <Alert>You need a team to own the project: create one in account settings.</Alert>
-        )}
+        {teams.length === 0 && <Alert>{t("projects.needTeam")}</Alert>}
         {create.error && <Alert>{create.error}</Alert>}
         <div>
           <Button type="submit" variant="primary" pending={create.pending} disabled={teams.length === 0}>
-            Create project
+            {t("projects.submit")}
           </Button>
         </div>
       </form>

@@ -1,10 +1,10 @@
 // The overview's latest sign-ups: the newest users (anonymous ones aside) with their avatar, name, e-mail and how
 // long ago they signed up, each a link to the user's page.
-import { Avatar } from "@gatehouse/react/ui";
+import { Avatar, useLocale } from "@gatehouse/react/ui";
 import { useQuery } from "../data.ts";
+import { useDashboardTranslation } from "../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { Link } from "../router.tsx";
-import { dateTime } from "./users/bricks.tsx";
 
 const SHOWN = 8;
 
@@ -19,26 +19,28 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["hour", 3600],
   ["minute", 60],
 ];
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-
-/** "3 minutes ago", "yesterday", "just now": the largest whole unit of the time since `date`. */
-export function timeAgo(date: Date, now = new Date()): string {
+/** "3 minutes ago", "yesterday", "just now": the largest whole unit of the time since `date`, in `locale`. */
+export function timeAgo(date: Date, now = new Date(), locale = "en", justNow = "just now"): string {
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
   const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(-Math.floor(seconds / size), unit);
   }
-  return "just now";
+  return justNow;
 }
 
 export function RecentSignUps({ project }: ProjectScreenProps) {
   const users = useQuery(recentSignUpsKey(project), () =>
     project.app.listUsers({ orderBy: "signedUpAt", desc: true, limit: SHOWN }),
   );
+  const t = useDashboardTranslation();
+  const locale = useLocale();
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   return (
     <section className="dash-panel" aria-labelledby="recent-sign-ups">
-      <h2 id="recent-sign-ups">Latest sign-ups</h2>
+      <h2 id="recent-sign-ups">{t("recent.title")}</h2>
       {users.length === 0 ? (
-        <p className="dash-muted">Nobody has signed up yet.</p>
+        <p className="dash-muted">{t("recent.none")}</p>
       ) : (
         <ul className="dash-plain-list dash-people" aria-labelledby="recent-sign-ups">
           {users.map((user) => {
@@ -57,7 +59,7 @@ export function RecentSignUps({ project }: ProjectScreenProps) {
                   dateTime={user.signedUpAt.toISOString()}
                   title={dateTime.format(user.signedUpAt)}
                 >
-                  {timeAgo(user.signedUpAt)}
+                  {timeAgo(user.signedUpAt, new Date(), locale, t("recent.justNow"))}
                 </time>
               </li>
             );

@@ -1,11 +1,13 @@
 // Sign-ups per day over the last 30 days as a bar chart, with its summary in words and the numbers as a table for
 // screen readers.
+import { useLocale } from "@gatehouse/react/ui";
 import { useId } from "react";
+import { useDashboardTranslation } from "../messages.ts";
 import { TableHead } from "./bricks.tsx";
 
-/** "2026-03-07" (a UTC day) as "Mar 7". */
-const dayLabel = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, {
+/** "2026-03-07" (a UTC day) as "Mar 7" in `locale`. */
+const dayLabelIn = (locale: string, date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString(locale, {
     month: "short",
     day: "numeric",
     timeZone: "UTC",
@@ -16,6 +18,9 @@ const HEIGHT = 160;
 
 export function SignUpChart({ days }: { days: { date: string; count: number }[] }) {
   const id = useId();
+  const t = useDashboardTranslation();
+  const locale = useLocale();
+  const dayLabel = (date: string) => dayLabelIn(locale, date);
   const total = days.reduce((sum, day) => sum + day.count, 0);
   const max = Math.max(1, ...days.map((day) => day.count));
   const slot = WIDTH / Math.max(days.length, 1);
@@ -24,11 +29,11 @@ export function SignUpChart({ days }: { days: { date: string; count: number }[] 
     null,
   );
   const summary =
-    `${total} sign-ups in the last ${days.length} days` +
-    (busiest ? `, most on ${dayLabel(busiest.date)} (${busiest.count})` : "");
+    t("chart.summary", { n: total, days: days.length }) +
+    (busiest ? t("chart.busiest", { day: dayLabel(busiest.date), count: busiest.count }) : "");
   return (
     <section className="dash-panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Sign-ups per day</h2>
+      <h2 id={`${id}-title`}>{t("chart.title")}</h2>
       <p className="dash-muted">{summary}.</p>
       {/* Labels are HTML beside the stretched SVG (whose text would be stretched too); the table below says all. */}
       <div className="dash-chart-frame">
@@ -42,7 +47,7 @@ export function SignUpChart({ days }: { days: { date: string; count: number }[] 
           aria-labelledby={`${id}-svg-title`}
           preserveAspectRatio="none"
         >
-          <title id={`${id}-svg-title`}>{`Bar chart: ${summary}`}</title>
+          <title id={`${id}-svg-title`}>{t("chart.bar", { summary })}</title>
           <line x1={0} x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="dash-chart-axis" />
           {days.map((day, index) => {
             const height = (day.count / max) * (HEIGHT - 8);
@@ -70,8 +75,8 @@ export function SignUpChart({ days }: { days: { date: string; count: number }[] 
       {/* A table keeps its rows' height whatever its own: the frame around it is what hides it. */}
       <div className="dash-sr-only">
         <table>
-          <caption>Sign-ups per day</caption>
-          <TableHead columns={["Day", "Sign-ups"]} />
+          <caption>{t("chart.title")}</caption>
+          <TableHead columns={[t("chart.day"), t("chart.signUps")]} />
           <tbody>
             {days.map((day) => (
               <tr key={day.date}>

@@ -4,6 +4,7 @@ import { Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
+import { useDashboardTranslation } from "../messages.ts";
 import type { ProjectScreenProps } from "../project.tsx";
 import { Part } from "./bricks.tsx";
 import { EndpointCard, webhooksKey } from "./delivery/webhook-endpoint.tsx";
@@ -11,26 +12,24 @@ import { EndpointForm } from "./delivery/webhook-form.tsx";
 
 export function WebhooksPage({ project }: ProjectScreenProps) {
   const [adding, setAdding] = useState(false);
+  const t = useDashboardTranslation();
   return (
     <>
-      <ScreenHeader title="Webhooks">
+      <ScreenHeader title={t("nav.webhooks")}>
         {!adding && (
           <Button variant="primary" onClick={() => setAdding(true)}>
-            Add endpoint
+            {t("webhooks.add")}
           </Button>
         )}
       </ScreenHeader>
-      <Muted>
-        Each event is sent as a signed JSON POST (Svix-compatible) to every enabled endpoint whose filter
-        matches, with retries for about a day.
-      </Muted>
+      <Muted>{t("webhooks.explain")}</Muted>
       {adding && (
         <section className="dash-panel" aria-labelledby="add-endpoint">
-          <h2 id="add-endpoint">Add an endpoint</h2>
+          <h2 id="add-endpoint">{t("webhooks.addTitle")}</h2>
           <Part label="event types">
             <EndpointForm
               project={project}
-              submitLabel="Add endpoint"
+              submitLabel={t("webhooks.add")}
               onCancel={() => setAdding(false)}
               onSubmit={async (values) => {
                 await project.app.createWebhookEndpoint(values);
@@ -50,10 +49,11 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
 
 function Endpoints({ project }: ProjectScreenProps) {
   const endpoints = useQuery(webhooksKey(project, "endpoints"), () => project.app.listWebhookEndpoints());
+  const t = useDashboardTranslation();
   if (endpoints.length === 0)
     return (
       <section className="dash-panel">
-        <Muted>No endpoints yet. Add one to receive the project's events.</Muted>
+        <Muted>{t("webhooks.none")}</Muted>
       </section>
     );
   return (

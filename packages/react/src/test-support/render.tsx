@@ -18,12 +18,13 @@ export function visit(path: string): void {
 export async function renderWithApp(
   app: StackClientApp,
   element: ReactNode,
-  options: { theme?: ThemeMode } = {},
+  /** `lang`: the provider's language (the pages' and the dashboard's texts), as an app passes it. */
+  options: { theme?: ThemeMode; lang?: string } = {},
 ) {
   let result: ReturnType<typeof render> | undefined;
   await act(async () => {
     result = render(
-      <StackProvider app={app} theme={options.theme}>
+      <StackProvider app={app} theme={options.theme} lang={options.lang}>
         <ErrorBoundary fallback={showThrown}>
           <Suspense fallback={<p>loading</p>}>{element}</Suspense>
         </ErrorBoundary>

@@ -5,23 +5,25 @@ import type { OwnedProject } from "@gatehouse/react";
 import { Alert } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { useFormAction } from "../form.ts";
 import { Switch } from "./controls.tsx";
 import { saveProject, settingsKey, settingsOf, useProjectSettings } from "./project-settings.ts";
 
 export function AllowLocalhost({ project }: { project: OwnedProject }) {
   const { config } = useProjectSettings(project);
+  const t = useDashboardTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const change = useFormAction(async (on: boolean) => {
     setStatus(null);
     await saveProject(project, { config: { allowLocalhost: on } });
-    setStatus(on ? "Localhost is allowed." : "Localhost is no longer allowed.");
+    setStatus(on ? t("localhost.on") : t("localhost.off"));
   });
   return (
     <div className="dash-form">
       <Switch
-        label="Allow localhost"
-        hint="Trust localhost, *.localhost, 127.0.0.1 and [::1] on any port, for development."
+        label={t("localhost.label")}
+        hint={t("localhost.hint")}
         checked={config.allowLocalhost}
         onChange={(on) => void change.run(on)}
       />
@@ -40,6 +42,7 @@ async function currentProblems(project: OwnedProject): Promise<string[]> {
 
 export function ProductionMode({ project }: { project: OwnedProject }) {
   const settings = useProjectSettings(project);
+  const t = useDashboardTranslation();
   const [refused, setRefused] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const problems = settings.productionModeErrors ?? [];
@@ -57,25 +60,23 @@ export function ProductionMode({ project }: { project: OwnedProject }) {
       }
     }
     await saveProject(project, { isProductionMode: on });
-    setStatus(on ? "Production mode is on." : "Production mode is off.");
+    setStatus(on ? t("production.on") : t("production.off"));
   });
 
   return (
     <div className="dash-form dash-production">
       <Switch
-        label="Production mode"
-        hint="Enforces the rules below: no localhost, and trusted domains over HTTPS only."
+        label={t("domains.production")}
+        hint={t("production.hint")}
         checked={settings.isProductionMode}
         onChange={(on) => void change.run(on)}
       />
-      {refused && problems.length > 0 && (
-        <Alert>Production mode cannot be turned on until these problems are fixed.</Alert>
-      )}
+      {refused && problems.length > 0 && <Alert>{t("production.refused")}</Alert>}
       {!settings.isProductionMode &&
         (problems.length > 0 ? (
           <div>
             <p className="dash-muted" id="production-problems">
-              These problems block production mode:
+              {t("production.problems")}
             </p>
             <ul className="dash-problems" aria-labelledby="production-problems">
               {problems.map((problem) => (
@@ -84,7 +85,7 @@ export function ProductionMode({ project }: { project: OwnedProject }) {
             </ul>
           </div>
         ) : (
-          <p className="dash-muted">Nothing blocks production mode.</p>
+          <p className="dash-muted">{t("production.clear")}</p>
         ))}
       {change.error && <Alert>{change.error}</Alert>}
       {status && <Alert kind="success">{status}</Alert>}

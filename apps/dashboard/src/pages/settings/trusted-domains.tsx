@@ -3,6 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { ConfirmButton, FormRow, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { saveProject, type TrustedDomain, useProjectSettings } from "./project-settings.ts";
@@ -10,16 +11,17 @@ import { saveProject, type TrustedDomain, useProjectSettings } from "./project-s
 /** As the server checks it: `http(s)://host[:port]`, nothing after the port (contract schemas/projects.ts). */
 const ORIGIN = /^https?:\/\/([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-function domainProblem(domain: string, others: string[]): string | null {
-  if (domain === "") return "Enter the domain, like https://example.com.";
-  if (!/^https?:\/\//i.test(domain)) return "Start with https:// (or http://), like https://example.com.";
-  if (!ORIGIN.test(domain)) return "Enter only the scheme, host and port, without a path or wildcard.";
-  if (others.includes(domain)) return "This domain is already trusted.";
+function domainProblem(domain: string, others: string[]): DashboardKey | null {
+  if (domain === "") return "domains.err.empty";
+  if (!/^https?:\/\//i.test(domain)) return "domains.err.scheme";
+  if (!ORIGIN.test(domain)) return "domains.err.origin";
+  if (others.includes(domain)) return "domains.err.duplicate";
   return null;
 }
 
 export function TrustedDomains({ project }: { project: OwnedProject }) {
   const domains = useProjectSettings(project).config.domains;
+  const t = useDashboardTranslation();
   const [editing, setEditing] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const write = (list: TrustedDomain[]) => saveProject(project, { config: { domains: list } });
@@ -27,11 +29,11 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
   return (
     <>
       {domains.length === 0 ? (
-        <p className="dash-muted">No trusted domains yet: add the address your app is served from.</p>
+        <p className="dash-muted">{t("domains.none")}</p>
       ) : (
-        <TableScroll label="Trusted domains table">
-          <table className="dash-table" aria-label="Trusted domains">
-            <TableHead columns={["Domain", "Handler path"]} actions />
+        <TableScroll label={t("domains.table")}>
+          <table className="dash-table" aria-label={t("domains.trusted")}>
+            <TableHead columns={[t("domains.domain"), t("domains.handlerPath")]} actions />
             <tbody>
               {domains.map((entry) =>
                 editing === entry.domain ? (
@@ -42,7 +44,7 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
                       onSave={async (changed) => {
                         await write(domains.map((d) => (d.domain === entry.domain ? changed : d)));
                         setEditing(null);
-                        setStatus(`${changed.domain} saved.`);
+                        setStatus(t("domains.saved", { domain: changed.domain }));
                       }}
                       onCancel={() => setEditing(null)}
                     />
@@ -53,17 +55,20 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
                     <td className="dash-mono">{entry.handlerPath}</td>
                     <td>
                       <span className="dash-actions">
-                        <Button aria-label={`Edit ${entry.domain}`} onClick={() => setEditing(entry.domain)}>
-                          Edit
+                        <Button
+                          aria-label={t("domains.editName", { domain: entry.domain })}
+                          onClick={() => setEditing(entry.domain)}
+                        >
+                          {t("domains.edit")}
                         </Button>
                         <ConfirmButton
-                          label="Remove"
-                          name={`Remove ${entry.domain}`}
-                          confirmLabel="Yes, remove"
-                          question={`Stop trusting ${entry.domain}?`}
+                          label={t("domains.remove")}
+                          name={t("domains.removeName", { domain: entry.domain })}
+                          confirmLabel={t("domains.removeYes")}
+                          question={t("domains.removeQuestion", { domain: entry.domain })}
                           onConfirm={async () => {
                             await write(domains.filter((d) => d.domain !== entry.domain));
-                            setStatus(`${entry.domain} removed.`);
+                            setStatus(t("domains.removed", { domain: entry.domain }));
                           }}
                         />
                       </span>
@@ -76,12 +81,12 @@ export function TrustedDomains({ project }: { project: OwnedProject }) {
         </TableScroll>
       )}
       {status && <Alert kind="success">{status}</Alert>}
-      <h3 className="dash-subheading">Add a domain</h3>
+      <h3 className="dash-subheading">{t("domains.addTitle")}</h3>
       <DomainForm
         others={domains.map((d) => d.domain)}
         onSave={async (added) => {
           await write([...domains, added]);
-          setStatus(`${added.domain} added.`);
+          setStatus(t("domains.added", { domain: added.domain }));
         }}
       />
     </>
@@ -103,6 +108,7 @@ function DomainForm({
   const [handlerPath, setHandlerPath] = useState(existing?.handlerPath ?? "/handler");
   const [errors, setErrors] = useState<{ domain?: string; handlerPath?: string }>({});
   const form = useRef<HTMLFormElement>(null);
+  const t = useDashboardTranslation();
   const save = useFormAction(async () => {
     await onSave({ domain: domain.trim().replace(/\/$/, ""), handlerPath: handlerPath.trim() });
     if (!existing) {
@@ -124,9 +130,8 @@ function DomainForm({
     event.preventDefault();
     const found: typeof errors = {};
     const domainError = domainProblem(domain.trim().replace(/\/$/, ""), others);
-    if (domainError) found.domain = domainError;
-    if (!handlerPath.trim().startsWith("/"))
-      found.handlerPath = "The handler path starts with /, like /handler.";
+    if (domainError) found.domain = t(domainError);
+    if (!handlerPath.trim().startsWith("/")) found.handlerPath = t("domains.err.path");
     setErrors(found);
     if (!found.domain && !found.handlerPath) void save.run();
   };
@@ -137,13 +142,13 @@ function DomainForm({
       className="dash-form dash-inline-form"
       noValidate
       onSubmit={onSubmit}
-      aria-label={existing ? `Edit ${existing.domain}` : "Add a domain"}
+      aria-label={existing ? t("domains.editName", { domain: existing.domain }) : t("domains.addTitle")}
       onKeyDown={(event) => {
         if (event.key === "Escape") onCancel?.();
       }}
     >
       <Field
-        label="Domain"
+        label={t("domains.domain")}
         type="url"
         placeholder="https://example.com"
         value={domain}
@@ -151,18 +156,18 @@ function DomainForm({
         onChange={(event) => setDomain(event.target.value)}
       />
       <Field
-        label="Handler path"
+        label={t("domains.handlerPath")}
         value={handlerPath}
         error={errors.handlerPath}
-        hint="Where the app serves Gatehouse's handler pages."
+        hint={t("domains.handlerHint")}
         onChange={(event) => setHandlerPath(event.target.value)}
       />
       {save.error && <Alert>{save.error}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={save.pending}>
-          {existing ? "Save domain" : "Add domain"}
+          {existing ? t("domains.save") : t("domains.add")}
         </Button>
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        {onCancel && <Button onClick={onCancel}>{t("common.cancel")}</Button>}
       </div>
     </form>
   );

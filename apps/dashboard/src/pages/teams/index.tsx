@@ -5,6 +5,7 @@ import { Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useDeferredValue, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { Part, TableHead, TableScroll } from "../bricks.tsx";
@@ -21,20 +22,21 @@ export function TeamsPage({ project }: ProjectScreenProps) {
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
   const deferred = useDeferredValue(filter.trim().toLowerCase());
+  const t = useDashboardTranslation();
   return (
     <>
-      <ScreenHeader title="Teams">
+      <ScreenHeader title={t("nav.teams")}>
         <Button variant="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
-          New team
+          {t("teams.new")}
         </Button>
       </ScreenHeader>
       {creating && <CreateTeam project={project} onClose={() => setCreating(false)} />}
       <div className="dash-toolbar">
         <Field
-          label="Filter teams"
+          label={t("teams.filter")}
           type="search"
           value={filter}
-          placeholder="Name or id"
+          placeholder={t("teams.filterPlaceholder")}
           onChange={(event) => setFilter(event.target.value)}
         />
       </div>
@@ -48,19 +50,20 @@ export function TeamsPage({ project }: ProjectScreenProps) {
 function TeamsTable({ project, filter }: ProjectScreenProps & { filter: string }) {
   const teams = useQuery(teamsKey(project), () => project.app.listTeams());
   const [page, setPage] = useState(0);
+  const t = useDashboardTranslation();
   const shown = filter
     ? teams.filter((team) => team.displayName.toLowerCase().includes(filter) || team.id === filter)
     : teams;
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const current = Math.min(page, pages - 1);
-  if (teams.length === 0) return <p className="dash-panel dash-muted">No teams yet.</p>;
-  if (shown.length === 0) return <p className="dash-panel dash-muted">No team matches “{filter}”.</p>;
+  if (teams.length === 0) return <p className="dash-panel dash-muted">{t("teams.none")}</p>;
+  if (shown.length === 0) return <p className="dash-panel dash-muted">{t("teams.noMatch", { filter })}</p>;
   return (
     <div>
-      <TableScroll label="Teams table">
+      <TableScroll label={t("teams.table")}>
         <table className="dash-table">
-          <caption className="dash-sr-only">Teams, oldest first</caption>
-          <TableHead columns={["Name", "Team id", "Created"]} />
+          <caption className="dash-sr-only">{t("teams.caption")}</caption>
+          <TableHead columns={[t("teams.col.name"), t("teams.col.id"), t("overview.created")]} />
           <tbody>
             {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((team) => (
               <tr key={team.id}>
@@ -75,15 +78,13 @@ function TeamsTable({ project, filter }: ProjectScreenProps & { filter: string }
         </table>
       </TableScroll>
       {pages > 1 && (
-        <nav className="dash-pager" aria-label="Pages of teams">
+        <nav className="dash-pager" aria-label={t("teams.pages")}>
           <Button disabled={current === 0} onClick={() => setPage(current - 1)}>
-            Previous page
+            {t("pager.previous")}
           </Button>
-          <span className="dash-muted">
-            Page {current + 1} of {pages}
-          </span>
+          <span className="dash-muted">{t("pager.page", { page: current + 1, pages })}</span>
           <Button disabled={current === pages - 1} onClick={() => setPage(current + 1)}>
-            Next page
+            {t("pager.next")}
           </Button>
         </nav>
       )}
@@ -98,6 +99,7 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
   const [creator, setCreator] = useState<PickedUser | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [created, setCreated] = useState<{ to: string; name: string } | null>(null);
+  const t = useDashboardTranslation();
   const create = useFormAction(
     async () => {
       const team = await project.app.createTeam({
@@ -110,14 +112,14 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
       setCreator(null);
     },
     // The chosen user was deleted meanwhile.
-    { USER_ID_DOES_NOT_EXIST: () => "This user no longer exists: choose another." },
+    { USER_ID_DOES_NOT_EXIST: () => t("teams.userGone") },
   );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found: Errors = {};
-    if (!name.trim()) found.name = "Give the team a name.";
+    if (!name.trim()) found.name = t("teams.nameMissing");
     const typed = event.currentTarget.querySelector<HTMLInputElement>("input[name=creator]")?.value.trim();
-    if (!creator && typed) found.creator = "Choose the creator from the list, or empty the field.";
+    if (!creator && typed) found.creator = t("teams.creatorPick");
     setErrors(found);
     setCreated(null);
     checked(event.currentTarget, found, () => void create.run());
@@ -125,15 +127,15 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
   return (
     <CreatePanel
       id="create-team"
-      title="New team"
-      submit="Create team"
+      title={t("teams.new")}
+      submit={t("teams.create")}
       action={create}
       created={created}
       onSubmit={onSubmit}
       onClose={onClose}
     >
       <Field
-        label="Team name"
+        label={t("teams.name")}
         name="name"
         value={name}
         maxLength={256}
@@ -142,11 +144,11 @@ function CreateTeam({ project, onClose }: ProjectScreenProps & { onClose: () => 
       />
       <UserPicker
         project={project}
-        label="Creator (optional)"
+        label={t("teams.creator")}
         name="creator"
         value={creator}
         error={errors.creator}
-        hint="The creator becomes a member with the project's default permissions for team creators."
+        hint={t("teams.creatorHint")}
         onChange={setCreator}
       />
     </CreatePanel>

@@ -5,6 +5,7 @@ import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
@@ -22,12 +23,13 @@ export const teamsChanged = (project: { id: string }) =>
 
 export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: string }) {
   const team = useQuery(projectKey(project, "teams", teamId), () => project.app.getTeam(teamId));
-  const back = <Link to={`/projects/${project.id}/teams`}>All teams</Link>;
+  const t = useDashboardTranslation();
+  const back = <Link to={`/projects/${project.id}/teams`}>{t("team.all")}</Link>;
   if (!team) {
     return (
       <>
-        <ScreenHeader title="Team not found">{back}</ScreenHeader>
-        <p className="dash-muted">There is no team with the id {teamId} in this project (any more).</p>
+        <ScreenHeader title={t("team.notFound")}>{back}</ScreenHeader>
+        <p className="dash-muted">{t("team.notFoundText", { id: teamId })}</p>
       </>
     );
   }
@@ -35,15 +37,15 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
   return (
     <>
       <ScreenHeader title={team.displayName}>{back}</ScreenHeader>
-      <Panel title="Team">
+      <Panel title={t("team.panel")}>
         <TeamName {...props} />
       </Panel>
-      <Panel title="Members">
+      <Panel title={t("team.members")}>
         <Part label="members" reads={projectKey(project, "teams", team.id, "members")}>
           <TeamMembers {...props} />
         </Part>
       </Panel>
-      <Panel title="Member permissions">
+      <Panel title={t("team.memberPermissions")}>
         <Part
           label="permissions"
           reads={[
@@ -54,18 +56,18 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
           <MemberPermissions {...props} />
         </Part>
       </Panel>
-      <Panel title="Invitations">
+      <Panel title={t("team.invitations")}>
         <Part label="invitations" reads={projectKey(project, "teams", team.id, "invitations")}>
           <TeamInvitations {...props} />
         </Part>
       </Panel>
-      <Panel title="Metadata">
+      <Panel title={t("team.metadata")}>
         <MetadataEditors
           of={team}
           hints={{
-            clientMetadata: "Members' apps read it; members with $update_team write it.",
-            clientReadOnlyMetadata: "Members' apps read it; only servers write it.",
-            serverMetadata: "Only servers read and write it.",
+            clientMetadata: t("team.hint.client"),
+            clientReadOnlyMetadata: t("team.hint.clientReadOnly"),
+            serverMetadata: t("team.hint.server"),
           }}
           onSave={async (update) => {
             await team.update(update);
@@ -73,14 +75,12 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
           }}
         />
       </Panel>
-      <Panel title="Delete team">
-        <p className="dash-muted">
-          Deleting removes the memberships, permissions and pending invitations. It cannot be undone.
-        </p>
+      <Panel title={t("team.delete")}>
+        <p className="dash-muted">{t("team.deleteText")}</p>
         <ConfirmButton
-          label="Delete team"
-          question={`Delete the team ${team.displayName} for good?`}
-          confirmLabel="Delete"
+          label={t("team.delete")}
+          question={t("team.deleteQuestion", { name: team.displayName })}
+          confirmLabel={t("common.delete")}
           onConfirm={async () => {
             await team.delete();
             teamsChanged(project);
@@ -96,6 +96,7 @@ function TeamName({ project, team }: TeamPartProps) {
   const [name, setName] = useState(team.displayName);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const t = useDashboardTranslation();
   const save = useFormAction(async () => {
     await team.update({ displayName: name.trim() });
     teamsChanged(project);
@@ -104,7 +105,7 @@ function TeamName({ project, team }: TeamPartProps) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSaved(false);
-    const found = name.trim() ? null : "Give the team a name.";
+    const found = name.trim() ? null : t("teams.nameMissing");
     setError(found);
     if (found) focusFirst(event.currentTarget, ["name"]);
     else void save.run();
@@ -112,14 +113,14 @@ function TeamName({ project, team }: TeamPartProps) {
   return (
     <div className="dash-profile">
       <dl className="dash-facts">
-        <dt>Team id</dt>
+        <dt>{t("teams.col.id")}</dt>
         <dd className="dash-mono">{team.id}</dd>
-        <dt>Created</dt>
+        <dt>{t("overview.created")}</dt>
         <dd>{when(team.createdAt)}</dd>
       </dl>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <Field
-          label="Team name"
+          label={t("teams.name")}
           name="name"
           value={name}
           maxLength={256}
@@ -130,10 +131,10 @@ function TeamName({ project, team }: TeamPartProps) {
           }}
         />
         {save.error && <Alert>{save.error}</Alert>}
-        {saved && <Alert kind="success">Team name saved.</Alert>}
+        {saved && <Alert kind="success">{t("team.saved")}</Alert>}
         <div>
           <Button type="submit" pending={save.pending}>
-            Save team name
+            {t("team.save")}
           </Button>
         </div>
       </form>

@@ -3,6 +3,7 @@
 import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { invalidate } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { useFormAction } from "../form.ts";
@@ -104,6 +105,7 @@ export function MetadataEditors({
   hints: Record<keyof Metadata, string>;
   onSave: (update: Partial<Metadata>) => Promise<void>;
 }) {
+  const t = useDashboardTranslation();
   const editor = (key: keyof Metadata, label: string) => (
     <JsonEditor
       label={label}
@@ -114,9 +116,9 @@ export function MetadataEditors({
   );
   return (
     <div className="dash-json-grid">
-      {editor("clientMetadata", "Client metadata")}
-      {editor("clientReadOnlyMetadata", "Client read-only metadata")}
-      {editor("serverMetadata", "Server metadata")}
+      {editor("clientMetadata", t("metadata.client"))}
+      {editor("clientReadOnlyMetadata", t("metadata.clientReadOnly"))}
+      {editor("serverMetadata", t("metadata.server"))}
     </div>
   );
 }
@@ -144,6 +146,7 @@ export function CreatePanel({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const t = useDashboardTranslation();
   return (
     <section className="dash-panel" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
@@ -152,14 +155,14 @@ export function CreatePanel({
         {action.error && <Alert>{action.error}</Alert>}
         {created && (
           <p className="gh-alert gh-success" role="status">
-            Created <Link to={created.to}>{created.name}</Link>.
+            {t("common.created")} <Link to={created.to}>{created.name}</Link>.
           </p>
         )}
         <div className="dash-actions">
           <Button type="submit" variant="primary" pending={action.pending}>
             {submit}
           </Button>
-          <Button onClick={onClose}>Close</Button>
+          <Button onClick={onClose}>{t("common.close")}</Button>
         </div>
       </form>
     </section>

@@ -1,6 +1,7 @@
-// The name a team's member list shows for a member. A member without a name in the team is shown by the name they
-// go by elsewhere: for the user themselves that is their own display name or e-mail (which the page knows); the
-// client API tells nothing more about other members, so they stay "Unnamed member".
+// The name a team's member list shows for a member. The server already answers a member's profile with their user's
+// display name when they set none in the team (as Stack does); when neither is set, the user themselves is shown by
+// their e-mail (which the page knows). Others' e-mails are not in the client API (Stack's neither: a member must not
+// learn every other member's address), so only they, with no name at all, stay "Unnamed member".
 import type { CurrentUser, TeamUser } from "@gatehouse/sdk";
 import type { Translate } from "../../i18n.ts";
 

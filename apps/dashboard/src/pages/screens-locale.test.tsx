@@ -1,0 +1,46 @@
+// @vitest-environment happy-dom
+// The dashboard's screens in another language than English: their texts from the locale tables, their numbers and
+// dates through Intl in that locale (German here, Arabic for a right-to-left one).
+import { screen } from "@testing-library/react";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
+import { Overview } from "./overview.tsx";
+import { ProjectsPage } from "./projects.tsx";
+import { TeamsPage } from "./teams/index.tsx";
+
+const live = dashboardLiveSuite();
+
+beforeAll(async () => {
+  const app = live().project.app;
+  for (let i = 0; i < 3; i++)
+    await app.createUser({ primaryEmail: `u${i}@example.com`, password: "a long password" });
+  await app.createTeam({ displayName: "Crew" });
+});
+
+describe("the dashboard's screens in other languages", () => {
+  it("shows the overview in German, its figures and dates formatted for German", async () => {
+    await renderScreen(live().app, <Overview project={live().project} />, { lang: "de" });
+    expect(await screen.findByRole("heading", { name: "Neueste Registrierungen" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Anmeldemethoden" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Aktualisieren" })).toBeTruthy();
+    expect(screen.getByText("Täglich aktive Benutzer")).toBeTruthy();
+    // Intl in German: "28. November 2026" rather than "November 28, 2026".
+    const created = live().project.createdAt;
+    const german = created.toLocaleDateString("de", { dateStyle: "long" });
+    expect(screen.getByText(german)).toBeTruthy();
+    expect(screen.queryByText("Latest sign-ups")).toBeNull();
+  });
+
+  it("shows the teams list and the projects list in Arabic", async () => {
+    await renderScreen(live().app, <TeamsPage project={live().project} />, { lang: "ar" });
+    expect(await screen.findByRole("button", { name: "فريق جديد" })).toBeTruthy();
+    expect(screen.getByRole("columnheader", { name: "معرّف الفريق" })).toBeTruthy();
+    expect(screen.queryByText("New team")).toBeNull();
+  });
+
+  it("shows the projects screen in Japanese", async () => {
+    await renderScreen(live().app, <ProjectsPage />, { lang: "ja" });
+    expect(await screen.findByRole("heading", { name: "プロジェクトを作成" })).toBeTruthy();
+    expect(screen.getByLabelText("プロジェクト名")).toBeTruthy();
+  });
+});
