@@ -94,7 +94,7 @@ export function createSso(deps: SsoDeps) {
     clock: deps.clock,
     dnsServers: deps.dnsServers,
   });
-  return { repo, connections, domains, flow, scim };
+  return { repo, connections, domains, flow, provisioning, scim };
 }
 
 export type Sso = ReturnType<typeof createSso>;

@@ -3,7 +3,9 @@
 // shapes, deactivated (the user's refresh token stops working at once), Groups mapped to team permissions, and the
 // RFC 7644 error shapes. One team's token never reaches another team's resources.
 import { type ServerType, serve } from "@hono/node-server";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../../db/client.ts";
 import { expectJson, expectKnownError } from "../../testing/expect-error.ts";
 import {
   accessHeaders,
@@ -150,7 +152,8 @@ describe("SCIM tokens", () => {
     const res2 = await server.request(`/api/v1/teams/${teamA}/scim-tokens`, {
       headers: { ...accessHeaders("client", keys), "x-stack-access-token": member.accessToken },
     });
-    expect(res2.status).toBeGreaterThanOrEqual(400);
+    expect(res2.status).toBe(404);
+    expect(res2.headers.get("x-stack-known-error")).toBe("TEAM_MEMBERSHIP_NOT_FOUND");
   });
 });
 
@@ -404,6 +407,103 @@ describe("SCIM Groups", () => {
       await scim(tokenA, "/Groups", { method: "POST", body: { displayName: "ops" } }),
       409,
       "uniqueness",
+    );
+  });
+});
+
+describe("SSO sign-in of a deprovisioned user", () => {
+  it("is refused with SCIM_USER_DEACTIVATED while SCIM says inactive, and allowed again once reactivated", async () => {
+    const user = await scimJson(
+      await scim(tokenA, "/Users", { method: "POST", body: newUser("sso@corp-a.example") }),
+      201,
+    );
+    const project = await server.deps.projects.find(keys.projectId);
+    const [connection] = await server.deps.sso.repo.listConnections(server.deps.db, keys.projectId, teamA);
+    if (!project || !connection) throw new Error("setup");
+    // The identity provider's identity already linked to the SCIM user (signed in before).
+    await server.deps.sso.repo.insertIdentity(server.deps.db, {
+      connectionId: connection.id,
+      subject: "sub-sso",
+      projectId: project.id,
+      userId: user.id as string,
+      email: "sso@corp-a.example",
+    });
+    const signIn = () =>
+      inTransaction(server.deps.db, (tx) =>
+        server.deps.sso.provisioning.signIn(tx, project, connection, { subject: "sub-sso", attributes: {} }),
+      );
+    await scimJson(
+      await scim(tokenA, `/Users/${user.id}`, {
+        method: "PATCH",
+        body: { Operations: [{ op: "replace", value: { active: false } }] },
+      }),
+    );
+    await expect(signIn()).rejects.toMatchObject({ code: "SCIM_USER_DEACTIVATED" });
+    await scimJson(
+      await scim(tokenA, `/Users/${user.id}`, {
+        method: "PATCH",
+        body: { Operations: [{ op: "replace", path: "active", value: true }] },
+      }),
+    );
+    await expect(signIn()).resolves.toMatchObject({ userId: user.id });
+  });
+});
+
+describe("generated SCIM requests", () => {
+  it("never answer a 5xx, and every error has RFC 7644's shape", async () => {
+    const target = await scimJson(
+      await scim(tokenA, "/Users", { method: "POST", body: newUser("fuzz@corp-a.example") }),
+      201,
+    );
+    const filterText = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc
+        .tuple(
+          fc.constantFrom("userName", "externalId", "emails.value", "name.givenName", "active", "x[y eq 1]"),
+          fc.constantFrom("eq", "ne", "co", "sw", "pr", "gt", "zz", "and", ""),
+          fc.constantFrom('"a"', "1", "true", "null", '"', "(", ""),
+          fc.constantFrom("", " and ", " or ", " not (", ")"),
+        )
+        .map((parts) => parts.join(" ")),
+    );
+    const operation = fc.record(
+      {
+        op: fc.oneof(fc.constantFrom("add", "Replace", "remove", "move"), fc.anything()),
+        path: fc.oneof(
+          fc.constantFrom("active", "members", 'emails[type eq "work"].value', "name.givenName", "a[", ""),
+          fc.anything(),
+        ),
+        value: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    const requests = fc.oneof(
+      filterText.map((filter) => ({ method: "GET", path: `/Users?filter=${encodeURIComponent(filter)}` })),
+      fc.anything().map((body) => ({ method: "POST", path: "/Users", body })),
+      fc.anything().map((body) => ({ method: "POST", path: "/Groups", body })),
+      fc.anything().map((body) => ({ method: "PUT", path: `/Users/${target.id}`, body })),
+      fc
+        .array(operation, { maxLength: 3 })
+        .map((Operations) => ({ method: "PATCH", path: `/Users/${target.id}`, body: { Operations } })),
+      fc
+        .tuple(fc.constantFrom("-1", "0", "x", "99999999999", ""), fc.constantFrom("-5", "0", "1000", "a"))
+        .map(([start, count]) => ({ method: "GET", path: `/Groups?startIndex=${start}&count=${count}` })),
+    );
+    await fc.assert(
+      fc.asyncProperty(requests, async (req) => {
+        const res = await scim(tokenA, req.path, {
+          method: req.method,
+          body: "body" in req ? req.body : undefined,
+        });
+        expect(res.status, `${req.method} ${req.path}`).toBeLessThan(500);
+        if (res.status >= 400) {
+          const body = (await res.json()) as Json;
+          expect(body.schemas).toEqual(["urn:ietf:params:scim:api:messages:2.0:Error"]);
+        } else {
+          await res.body?.cancel();
+        }
+      }),
+      { numRuns: 150, seed: 19_2026 },
     );
   });
 });
