@@ -3,6 +3,7 @@
 // deletion deprovision (membership.ts); the account itself stays, since it belongs to the project, not to the team.
 import { KnownErrors } from "@gatehouse/contract";
 import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import type { UsersRepo } from "../../db/users-repo.ts";
 import type { Project } from "../../services/projects.ts";
 import type { UserService } from "../../services/users.ts";
@@ -69,6 +70,17 @@ function readUser(body: unknown) {
     displayName,
     json,
   };
+}
+
+/** Two clients creating the same userName at once: the unique index decides, and the loser gets a 409, not a 500. */
+async function uniquely<T>(userName: string, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw KnownErrors.SCIM_UNIQUENESS({ attribute: "userName", value: userName });
+    throw error;
+  }
 }
 
 export function createScimUsers(deps: ScimUsersDeps) {
@@ -171,17 +183,19 @@ export function createScimUsers(deps: ScimUsersDeps) {
         });
       }
       const now = deps.now();
-      const row = await deps.repo.insertUser(tx, {
-        teamId,
-        userId,
-        projectId: project.id,
-        userName: user.userName,
-        externalId: user.externalId,
-        active: user.active,
-        attributes: user.json,
-        createdAt: now,
-        updatedAt: now,
-      });
+      const row = await uniquely(user.userName, () =>
+        deps.repo.insertUser(tx, {
+          teamId,
+          userId,
+          projectId: project.id,
+          userName: user.userName,
+          externalId: user.externalId,
+          active: user.active,
+          attributes: user.json,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
       if (user.active) await deps.membership.activate(tx, project, teamId, userId);
       return render(tx, scope, row);
     },
