@@ -31,6 +31,7 @@ import { registerPasskeyRoutes } from "./routes/passkeys.ts";
 import { registerPermissionDefinitionRoutes } from "./routes/permission-definitions.ts";
 import { registerProjectPermissionRoutes } from "./routes/project-permissions.ts";
 import { registerProjectRoutes } from "./routes/projects.ts";
+import { registerScimRoutes } from "./routes/scim.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
 import { registerSsoRoutes } from "./routes/sso.ts";
 import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
@@ -137,6 +138,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerTeamRoutes(app, deps);
   registerTeamInvitationRoutes(app, deps);
   registerSsoRoutes(app, deps);
+  registerScimRoutes(app, deps);
   registerPermissionDefinitionRoutes(app, deps);
   registerProjectPermissionRoutes(app, deps);
   registerApiKeyRoutes(app, deps);

@@ -370,6 +370,7 @@ export function createDeps(options: DepsOptions) {
       projectsRepo,
       teamsRepo,
       usersRepo,
+      sessionsRepo,
       users,
       teams,
       events,

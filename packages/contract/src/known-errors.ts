@@ -685,6 +685,47 @@ export const SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION = /* @__PURE__ */ defin
   },
 );
 
+// [GO] SCIM 2.0 provisioning (apps/server/src/sso/scim/): answered in RFC 7644's error shape, with a scimType.
+export const SCIM_TOKEN_INVALID = /* @__PURE__ */ define<undefined>("SCIM_TOKEN_INVALID", {
+  message: () =>
+    "The SCIM bearer token is missing, unknown or revoked. Create a new token in the team's SSO settings.",
+});
+export const SCIM_TOKEN_NOT_FOUND = /* @__PURE__ */ define<{ token_id: string }>("SCIM_TOKEN_NOT_FOUND", {
+  message: (a) => `SCIM token ${a.token_id} not found.`,
+  details: (a) => ({ token_id: a.token_id }),
+});
+export const SCIM_RESOURCE_NOT_FOUND = /* @__PURE__ */ define<{ resource: string; id: string }>(
+  "SCIM_RESOURCE_NOT_FOUND",
+  {
+    message: (a) => `${a.resource} ${a.id} not found.`,
+    details: (a) => ({ resource: a.resource, id: a.id }),
+  },
+);
+export const SCIM_UNIQUENESS = /* @__PURE__ */ define<{ attribute: string; value: string }>(
+  "SCIM_UNIQUENESS",
+  {
+    message: (a) => `Another resource already has ${a.attribute} "${a.value}".`,
+    details: (a) => ({ attribute: a.attribute, value: a.value }),
+  },
+);
+export const SCIM_INVALID_FILTER = /* @__PURE__ */ define<{ reason: string }>("SCIM_INVALID_FILTER", {
+  message: (a) => `The filter is not supported: ${a.reason}`,
+  details: (a) => ({ reason: a.reason }),
+});
+export const SCIM_INVALID_PATH = /* @__PURE__ */ define<{ path: string }>("SCIM_INVALID_PATH", {
+  message: (a) => `The PATCH path "${a.path}" is not supported.`,
+  details: (a) => ({ path: a.path }),
+});
+export const SCIM_INVALID_VALUE = /* @__PURE__ */ define<{ reason: string }>("SCIM_INVALID_VALUE", {
+  message: (a) => `The request is not a valid SCIM resource or operation: ${a.reason}`,
+  details: (a) => ({ reason: a.reason }),
+});
+export const SCIM_USER_DEACTIVATED = /* @__PURE__ */ define<{ team_id: string }>("SCIM_USER_DEACTIVATED", {
+  message: () =>
+    "Your organization's identity provider has deactivated this account. Ask your administrator.",
+  details: (a) => ({ team_id: a.team_id }),
+});
+
 export const KnownErrors = {
   BODY_PARSING_ERROR,
   SCHEMA_ERROR,
@@ -801,6 +842,14 @@ export const KnownErrors = {
   SSO_DOMAIN_VERIFICATION_FAILED,
   SSO_REQUIRED,
   SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION,
+  SCIM_TOKEN_INVALID,
+  SCIM_TOKEN_NOT_FOUND,
+  SCIM_RESOURCE_NOT_FOUND,
+  SCIM_UNIQUENESS,
+  SCIM_INVALID_FILTER,
+  SCIM_INVALID_PATH,
+  SCIM_INVALID_VALUE,
+  SCIM_USER_DEACTIVATED,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

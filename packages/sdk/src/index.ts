@@ -68,6 +68,7 @@ export type {
   AdminSessionReplayChunk,
   ListSessionReplaysOptions,
 } from "./session-replays.ts";
+export type { CreatedScimToken, ScimToken, SsoConnection, SsoDomain, TeamSso } from "./team-sso.ts";
 export type { ContactChannel, ServerTeam, Team, TeamUser } from "./teams.ts";
 export {
   cookieTokenStore,

@@ -1,6 +1,7 @@
 // StackServerApp: a back end's app, holding the secret server key. Everything the client app does, plus every user
 // and team of the project (WIRE.md §4.8, §4.10), server-side contact channels and permissions, and sessions made
 // for a user.
+
 import { checkApiKey } from "./api-keys.ts";
 import { resolveSecretServerKey } from "./app-options.ts";
 import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app.ts";
@@ -12,6 +13,7 @@ import { knownErrorIs, type Result } from "./errors.ts";
 import { outsideServiceServerCalls } from "./outside-services.ts";
 import { type ServerUser, type ServerUserCreateOptions, serverUser, serverUserJson } from "./server-users.ts";
 import type { Session } from "./session.ts";
+import { type TeamSso, teamSsoCalls } from "./team-sso.ts";
 import { type ServerTeam, type ServerTeamUpdateOptions, serverTeam, teamUpdateJson } from "./teams.ts";
 import type { Credentials } from "./transport.ts";
 import {
@@ -86,6 +88,11 @@ export class StackServerApp extends StackClientApp {
   /** A data vault store (declared in the project's config); values are encrypted here with the caller's secret. */
   async getDataVaultStore(id: string): Promise<DataVaultStore> {
     return dataVaultStore(this.serverContext(), id);
+  }
+
+  /** [GO] A team's SSO connections, domains and SCIM tokens (team-sso.ts). */
+  teamSso(teamId: string): TeamSso {
+    return teamSsoCalls((path, opts) => this.transport.request(path, opts), teamId);
   }
 
   /** Every member's team permissions in one request (direct grants, or with `recursive` the implied ones too). */

@@ -824,3 +824,84 @@ export const ssoDomains = pgTable(
     uniqueIndex("sso_domains_verified_idx").on(t.projectId, t.domain).where(sql`${t.verifiedAt} is not null`),
   ],
 );
+
+/**
+ * [GO] A team's SCIM bearer tokens (sso/scim/): shown once, stored as SHA-256 hashes, looked up by hash. Revoking
+ * deletes the row, so a revoked token is unknown at once in every process.
+ */
+export const scimTokens = pgTable(
+  "scim_tokens",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    description: text("description").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("scim_tokens_hash_idx").on(t.tokenHash),
+    index("scim_tokens_team_idx").on(t.projectId, t.teamId, t.createdAt),
+  ],
+);
+
+/**
+ * The users a team's identity provider provisioned through SCIM: the SCIM User's id is the user's id. `user_name` is
+ * unique per team ignoring case (RFC 7643 §4.1.1: userName is not case-exact); `active` false is a deactivation.
+ */
+export const scimUsers = pgTable(
+  "scim_users",
+  {
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
+    userName: text("user_name").notNull(),
+    externalId: text("external_id"),
+    active: boolean("active").notNull(),
+    /** The SCIM attributes as the client last sent them (name, emails, …), answered back as they were. */
+    attributes: jsonb("attributes").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId] }),
+    uniqueIndex("scim_users_user_name_idx").on(t.teamId, sql`lower(${t.userName})`),
+  ],
+);
+
+/** A team's SCIM groups; a group's display name maps to team permissions through the team's SSO attribute mapping. */
+export const scimGroups = pgTable(
+  "scim_groups",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [uniqueIndex("scim_groups_display_name_idx").on(t.teamId, sql`lower(${t.displayName})`)],
+);
+
+export const scimGroupMembers = pgTable(
+  "scim_group_members",
+  {
+    groupId: uuid("group_id")
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("scim_group_members_user_idx").on(t.userId)],
+);

@@ -64,14 +64,17 @@ function nestsTooDeeply(text: string): boolean {
   return false;
 }
 
-/** The parsed body: undefined when there is none, a JSON value, or a flat object of strings for form posts. */
-export async function parseBody(request: Request): Promise<unknown> {
+/**
+ * The parsed body: undefined when there is none, a JSON value, or a flat object of strings for form posts. SCIM
+ * passes its own JSON media type (`application/scim+json`) as `jsonType`.
+ */
+export async function parseBody(request: Request, jsonType = "application/json"): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   const text = await readCapped(request);
   const contentType = request.headers.get("content-type");
   if (text.length === 0) return undefined;
   const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
-  if (mediaType === "application/json") {
+  if (mediaType === "application/json" || mediaType === jsonType) {
     // A document nested beyond the limit is one this parser does not accept: the same error as invalid JSON, whose
     // message WIRE.md §1.6 fixes.
     if (nestsTooDeeply(text))

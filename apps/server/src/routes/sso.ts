@@ -1,11 +1,14 @@
-// [GO] SSO routes: a team's connections (server and admin access), starting an SSO sign-in, and the identity
+// [GO] SSO routes: a team's connections and SCIM tokens (server and admin access), starting an SSO sign-in, and the identity
 // providers' return addresses. Thin handlers over sso/connections.ts and sso/flow.ts.
 import {
+  createScimTokenRoute,
   createSsoConnectionRoute,
   createSsoDomainRoute,
+  deleteScimTokenRoute,
   deleteSsoConnectionRoute,
   deleteSsoDomainRoute,
   getSsoConnectionRoute,
+  listScimTokensRoute,
   listSsoConnectionsRoute,
   listSsoDomainsRoute,
   ssoAuthorizeRoute,
@@ -26,7 +29,7 @@ import { projectOf, userOf } from "./auth.ts";
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location } });
 
 export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  const { connections, domains, flow } = deps.sso;
+  const { connections, domains, flow, scim } = deps.sso;
 
   /** A client manages a team's SSO only as a member holding `$manage_sso`; servers and admins always may. */
   const authorize = async (caller: Caller, teamId: string) => {
@@ -90,6 +93,23 @@ export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, deleteSsoDomainRoute, async ({ params }, { caller }) => {
     await authorize(caller, params.team_id);
     await domains.delete(deps.db, projectOf(caller).id, params.team_id, params.domain_id);
+    return { success: true as const };
+  });
+
+  bindRoute(app, deps, listScimTokensRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    const items = await scim.tokens.list(deps.db, projectOf(caller).id, params.team_id);
+    return { items, is_paginated: false as const };
+  });
+
+  bindRoute(app, deps, createScimTokenRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    return scim.tokens.create(deps.db, projectOf(caller).id, params.team_id, body.description);
+  });
+
+  bindRoute(app, deps, deleteScimTokenRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    await scim.tokens.revoke(deps.db, projectOf(caller).id, params.team_id, params.token_id);
     return { success: true as const };
   });
 

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import { createSecretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../db/client.ts";
 import type { ProjectsRepo } from "../db/projects-repo.ts";
+import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
 import type { TeamService } from "../services/teams.ts";
@@ -17,6 +18,7 @@ import { createOidcRelyingParty } from "./oidc.ts";
 import { createProvisioning } from "./provisioning.ts";
 import { createSsoRepo } from "./repo.ts";
 import { createSamlServiceProvider } from "./saml.ts";
+import { createScim } from "./scim/index.ts";
 
 export type SsoDeps = {
   db: Db;
@@ -27,6 +29,7 @@ export type SsoDeps = {
   projectsRepo: ProjectsRepo;
   teamsRepo: TeamsRepo;
   usersRepo: UsersRepo;
+  sessionsRepo: SessionsRepo;
   users: UserService;
   teams: TeamService;
   events: WebhookEvents;
@@ -49,8 +52,21 @@ export function createSso(deps: SsoDeps) {
     box: secretsBox,
     samlSettings: saml.settingsFrom,
   });
+  const scim = createScim({
+    clock: deps.clock,
+    baseUrl: deps.baseUrl,
+    ssoRepo: repo,
+    projectsRepo: deps.projectsRepo,
+    teamsRepo: deps.teamsRepo,
+    usersRepo: deps.usersRepo,
+    sessionsRepo: deps.sessionsRepo,
+    users: deps.users,
+    teams: deps.teams,
+    events: deps.events,
+  });
   const provisioning = createProvisioning({
     repo,
+    isDeactivated: scim.isDeactivated,
     usersRepo: deps.usersRepo,
     users: deps.users,
     teams: deps.teams,
@@ -78,7 +94,7 @@ export function createSso(deps: SsoDeps) {
     clock: deps.clock,
     dnsServers: deps.dnsServers,
   });
-  return { repo, connections, domains, flow };
+  return { repo, connections, domains, flow, provisioning, scim };
 }
 
 export type Sso = ReturnType<typeof createSso>;

@@ -24,6 +24,8 @@ export type AssertedIdentity = { subject: string; attributes: Record<string, unk
 
 export type ProvisioningDeps = {
   repo: SsoRepo;
+  /** Whether the team's SCIM client deactivated the user (scim/): such a user may not sign in to the team. */
+  isDeactivated: (db: Db, teamId: string, userId: string) => Promise<boolean>;
   usersRepo: UsersRepo;
   users: UserService;
   teams: TeamService;
@@ -110,6 +112,10 @@ export function createProvisioning(deps: ProvisioningDeps) {
           email: email ?? null,
         });
       }
+      // Deprovisioned through SCIM: the identity provider may still vouch for the identity (SSO and SCIM are often set up
+      // apart), but the team's directory said no, and signing in would make them a member again.
+      if (await deps.isDeactivated(tx, connection.teamId, userId))
+        throw KnownErrors.SCIM_USER_DEACTIVATED({ team_id: connection.teamId });
       // A member removed by the team's admin comes back at the next sign-in: the identity provider is the source of
       // truth for who belongs (deprovisioning happens there, or through SCIM).
       await deps.teams.addMember(tx, project, connection.teamId, userId, "member");

@@ -48,6 +48,7 @@ import { paymentAdminRoutes } from "./payments-admin.ts";
 import { permissionDefinitionRoutes } from "./permission-definitions.ts";
 import { projectPermissionRoutes } from "./project-permissions.ts";
 import { projectRoutes } from "./projects.ts";
+import { scimRoutes } from "./scim.ts";
 import { ssoRoutes } from "./sso.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
 import { teamRoutes } from "./teams.ts";
@@ -79,6 +80,7 @@ export * from "./payments-admin.ts";
 export * from "./permission-definitions.ts";
 export * from "./project-permissions.ts";
 export * from "./projects.ts";
+export * from "./scim.ts";
 export * from "./sso.ts";
 export * from "./team-invitations.ts";
 export * from "./teams.ts";
@@ -130,6 +132,7 @@ export const allRoutes = [
   ...teamRoutes,
   ...teamInvitationRoutes,
   ...ssoRoutes,
+  ...scimRoutes,
   ...permissionDefinitionRoutes,
   ...projectPermissionRoutes,
   ...apiKeyRoutes,

@@ -58,6 +58,13 @@ export const de: LocaleTable = {
   "auth.magicLink.wrongCode":
     "Der Code ist falsch oder abgelaufen. Prüfe die E-Mail oder fordere einen neuen Code an.",
   "auth.magicLink.otherEmail": "Andere E-Mail-Adresse verwenden",
+  "auth.sso.continue": "Mit SSO fortfahren",
+  "auth.sso.intro":
+    "Geben Sie Ihre geschäftliche E-Mail-Adresse ein: Sie melden sich bei Ihrer Organisation an.",
+  "auth.sso.notFound":
+    "Für diese Adresse ist kein Single Sign-on eingerichtet. Melden Sie sich anders an oder fragen Sie Ihre Administration.",
+  "auth.sso.required":
+    "Ihre Organisation verlangt für diese Adresse Single Sign-on: Nutzen Sie „Mit SSO fortfahren“.",
   "auth.passkey.signIn": "Mit Passkey anmelden",
   "auth.passkey.unsupported": "Dieser Browser unterstützt keine Passkeys.",
   "auth.passkey.failed":

@@ -57,6 +57,12 @@ export const es: LocaleTable = {
   "auth.magicLink.wrongCode":
     "El código es incorrecto o ha caducado. Revisa el correo o solicita un código nuevo.",
   "auth.magicLink.otherEmail": "Usar otro correo electrónico",
+  "auth.sso.continue": "Continuar con SSO",
+  "auth.sso.intro": "Introduce tu correo de trabajo: continuarás en el inicio de sesión de tu organización.",
+  "auth.sso.notFound":
+    "No hay inicio de sesión único configurado para esta dirección. Inicia sesión de otra forma o consulta a tu administrador.",
+  "auth.sso.required":
+    "Tu organización exige inicio de sesión único para esta dirección: usa «Continuar con SSO».",
   "auth.passkey.signIn": "Iniciar sesión con llave de acceso",
   "auth.passkey.unsupported": "Este navegador no admite llaves de acceso.",
   "auth.passkey.failed": "El inicio de sesión con llave de acceso se canceló o falló. Inténtalo de nuevo.",

@@ -57,6 +57,13 @@ export const fr: LocaleTable = {
   "auth.magicLink.wrongCode":
     "Le code est incorrect ou a expiré. Vérifiez l’e-mail ou demandez un nouveau code.",
   "auth.magicLink.otherEmail": "Utiliser une autre adresse e-mail",
+  "auth.sso.continue": "Continuer avec le SSO",
+  "auth.sso.intro":
+    "Saisissez votre e-mail professionnel : vous continuez sur la page de connexion de votre organisation.",
+  "auth.sso.notFound":
+    "Aucune authentification unique n’est configurée pour cette adresse. Connectez-vous autrement ou contactez votre administrateur.",
+  "auth.sso.required":
+    "Votre organisation exige l’authentification unique pour cette adresse : utilisez « Continuer avec le SSO ».",
   "auth.passkey.signIn": "Se connecter avec une clé d’accès",
   "auth.passkey.unsupported": "Ce navigateur ne prend pas en charge les clés d’accès.",
   "auth.passkey.failed": "La connexion par clé d’accès a été annulée ou a échoué. Veuillez réessayer.",

@@ -56,6 +56,12 @@ export const it: LocaleTable = {
   "auth.magicLink.codeInvalid": "Inserisci il codice di 6 caratteri ricevuto via e-mail.",
   "auth.magicLink.wrongCode": "Il codice è errato o scaduto. Controlla l’e-mail o richiedi un nuovo codice.",
   "auth.magicLink.otherEmail": "Usa un’altra e-mail",
+  "auth.sso.continue": "Continua con SSO",
+  "auth.sso.intro": "Inserisci l’e-mail di lavoro: prosegui con l’accesso della tua organizzazione.",
+  "auth.sso.notFound":
+    "Nessun single sign-on è configurato per questo indirizzo. Accedi in un altro modo o chiedi all’amministratore.",
+  "auth.sso.required":
+    "La tua organizzazione richiede il single sign-on per questo indirizzo: usa «Continua con SSO».",
   "auth.passkey.signIn": "Accedi con passkey",
   "auth.passkey.unsupported": "Questo browser non supporta le passkey.",
   "auth.passkey.failed": "L’accesso con passkey è stato annullato o non è riuscito. Riprova.",

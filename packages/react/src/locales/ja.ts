@@ -57,6 +57,12 @@ export const ja: LocaleTable = {
   "auth.magicLink.wrongCode":
     "コードが間違っているか、有効期限が切れています。メールを確認するか、新しいコードをリクエストしてください。",
   "auth.magicLink.otherEmail": "別のメールアドレスを使う",
+  "auth.sso.continue": "SSOで続行",
+  "auth.sso.intro": "勤務先のメールアドレスを入力してください。組織のサインインに進みます。",
+  "auth.sso.notFound":
+    "このアドレスにはシングルサインオンが設定されていません。別の方法でサインインするか、管理者に問い合わせてください。",
+  "auth.sso.required":
+    "組織はこのアドレスにシングルサインオンを求めています。「SSOで続行」を使ってください。",
   "auth.passkey.signIn": "パスキーでサインイン",
   "auth.passkey.unsupported": "このブラウザはパスキーに対応していません。",
   "auth.passkey.failed": "パスキーでのサインインがキャンセルされたか、失敗しました。もう一度お試しください。",

@@ -56,6 +56,11 @@ export const ko: LocaleTable = {
   "auth.magicLink.codeInvalid": "이메일로 받은 6자리 코드를 입력하세요.",
   "auth.magicLink.wrongCode": "코드가 틀렸거나 만료되었습니다. 이메일을 확인하거나 새 코드를 요청하세요.",
   "auth.magicLink.otherEmail": "다른 이메일 사용",
+  "auth.sso.continue": "SSO로 계속",
+  "auth.sso.intro": "회사 이메일을 입력하세요. 조직의 로그인으로 이동합니다.",
+  "auth.sso.notFound":
+    "이 주소에는 싱글 사인온이 설정되어 있지 않습니다. 다른 방법으로 로그인하거나 관리자에게 문의하세요.",
+  "auth.sso.required": '조직에서 이 주소에 싱글 사인온을 요구합니다. "SSO로 계속"을 사용하세요.',
   "auth.passkey.signIn": "패스키로 로그인",
   "auth.passkey.unsupported": "이 브라우저는 패스키를 지원하지 않습니다.",
   "auth.passkey.failed": "패스키 로그인이 취소되었거나 실패했습니다. 다시 시도하세요.",

@@ -57,6 +57,11 @@ export const nl: LocaleTable = {
   "auth.magicLink.wrongCode":
     "De code is onjuist of verlopen. Controleer de e-mail of vraag een nieuwe code aan.",
   "auth.magicLink.otherEmail": "Ander e-mailadres gebruiken",
+  "auth.sso.continue": "Doorgaan met SSO",
+  "auth.sso.intro": "Vul je werk-e-mailadres in: je gaat verder bij de aanmelding van je organisatie.",
+  "auth.sso.notFound":
+    "Voor dit adres is geen single sign-on ingesteld. Meld je op een andere manier aan of vraag je beheerder.",
+  "auth.sso.required": "Je organisatie vereist single sign-on voor dit adres: gebruik ‘Doorgaan met SSO’.",
   "auth.passkey.signIn": "Inloggen met passkey",
   "auth.passkey.unsupported": "Deze browser ondersteunt geen passkeys.",
   "auth.passkey.failed": "Inloggen met passkey is geannuleerd of mislukt. Probeer het opnieuw.",

@@ -56,6 +56,12 @@ export const pl: LocaleTable = {
   "auth.magicLink.codeInvalid": "Wpisz 6-znakowy kod z wiadomości e-mail.",
   "auth.magicLink.wrongCode": "Kod jest nieprawidłowy lub wygasł. Sprawdź wiadomość albo poproś o nowy kod.",
   "auth.magicLink.otherEmail": "Użyj innego adresu e-mail",
+  "auth.sso.continue": "Kontynuuj przez SSO",
+  "auth.sso.intro": "Wpisz służbowy e-mail: przejdziesz do logowania swojej organizacji.",
+  "auth.sso.notFound":
+    "Dla tego adresu nie skonfigurowano logowania jednokrotnego. Zaloguj się inaczej lub zapytaj administratora.",
+  "auth.sso.required":
+    "Twoja organizacja wymaga logowania jednokrotnego dla tego adresu: użyj „Kontynuuj przez SSO”.",
   "auth.passkey.signIn": "Zaloguj się kluczem dostępu",
   "auth.passkey.unsupported": "Ta przeglądarka nie obsługuje kluczy dostępu.",
   "auth.passkey.failed":

@@ -57,6 +57,11 @@ export const ptBR: LocaleTable = {
   "auth.magicLink.wrongCode":
     "O código está incorreto ou expirou. Verifique o e-mail ou solicite um novo código.",
   "auth.magicLink.otherEmail": "Usar outro e-mail",
+  "auth.sso.continue": "Continuar com SSO",
+  "auth.sso.intro": "Informe seu e-mail de trabalho: você continua no login da sua organização.",
+  "auth.sso.notFound":
+    "Não há login único configurado para este endereço. Entre de outra forma ou fale com o administrador.",
+  "auth.sso.required": "Sua organização exige login único para este endereço: use “Continuar com SSO”.",
   "auth.passkey.signIn": "Entrar com chave de acesso",
   "auth.passkey.unsupported": "Este navegador não oferece suporte a chaves de acesso.",
   "auth.passkey.failed": "O login com chave de acesso foi cancelado ou falhou. Tente novamente.",

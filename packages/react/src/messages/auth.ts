@@ -37,6 +37,11 @@ export const auth = {
   "auth.magicLink.codeInvalid": "Enter the 6-character code from the e-mail.",
   "auth.magicLink.wrongCode": "The code is wrong or has expired. Check the e-mail or request a new code.",
   "auth.magicLink.otherEmail": "Use another e-mail",
+  "auth.sso.continue": "Continue with SSO",
+  "auth.sso.intro": "Enter your work e-mail: you continue at your organization's sign-in.",
+  "auth.sso.notFound":
+    "No single sign-on is set up for this address. Sign in another way, or ask your administrator.",
+  "auth.sso.required": 'Your organization requires single sign-on for this address: use "Continue with SSO".',
   "auth.passkey.signIn": "Sign in with passkey",
   "auth.passkey.unsupported": "This browser does not support passkeys.",
   "auth.passkey.failed": "Passkey sign-in was cancelled or failed. Please try again.",

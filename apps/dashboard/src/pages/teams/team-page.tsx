@@ -1,4 +1,5 @@
-// One team of the project: its name, members and their permissions, invitations, metadata as JSON, and deletion.
+// One team of the project: its name, members and their permissions, invitations, single sign-on, metadata as JSON,
+// and deletion.
 // Each part reads on its own; every write re-reads the project's team reads and the user reads that show teams.
 import type { ServerTeam } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
@@ -14,6 +15,7 @@ import { focusFirst, MetadataEditors, when } from "../users/bricks.tsx";
 import { Panel } from "../users/user-page.tsx";
 import { TeamInvitations } from "./team-invitations.tsx";
 import { MemberPermissions, TeamMembers } from "./team-members.tsx";
+import { TeamScimTokens, TeamSsoConnections, TeamSsoDomains } from "./team-sso.tsx";
 
 export type TeamPartProps = ProjectScreenProps & { team: ServerTeam };
 
@@ -59,6 +61,21 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
       <Panel title={t("team.invitations")}>
         <Part label="invitations" reads={projectKey(project, "teams", team.id, "invitations")}>
           <TeamInvitations {...props} />
+        </Part>
+      </Panel>
+      <Panel title="Single sign-on">
+        <Part label="SSO connections" reads={projectKey(project, "teams", team.id, "sso-connections")}>
+          <TeamSsoConnections {...props} />
+        </Part>
+      </Panel>
+      <Panel title="SSO domains">
+        <Part label="SSO domains" reads={projectKey(project, "teams", team.id, "sso-domains")}>
+          <TeamSsoDomains {...props} />
+        </Part>
+      </Panel>
+      <Panel title="SCIM provisioning">
+        <Part label="SCIM tokens" reads={projectKey(project, "teams", team.id, "scim-tokens")}>
+          <TeamScimTokens {...props} />
         </Part>
       </Panel>
       <Panel title={t("team.metadata")}>

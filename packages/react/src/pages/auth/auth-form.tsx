@@ -14,6 +14,7 @@ import { CredentialForm } from "./credential-form.tsx";
 import { MagicLinkForm } from "./magic-link-form.tsx";
 import { MfaStep } from "./mfa-step.tsx";
 import { finishOrMfa, keepReturnTo, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
+import { SsoSignIn } from "./sso-form.tsx";
 
 type AuthType = "sign-in" | "sign-up";
 
@@ -95,6 +96,7 @@ export function AuthForm({ type, firstTab = "password", extraInfo }: AuthFormPro
         <MagicLinkForm onMfa={setAttemptCode} />
       ) : null}
       {!hasButtons && !hasForms && <Alert kind="info">{t("auth.noMethods")}</Alert>}
+      {!signUp && <SsoSignIn />}
       {extraInfo && <Muted>{extraInfo}</Muted>}
       {signUp ? (
         <Muted>

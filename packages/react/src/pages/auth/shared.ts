@@ -97,6 +97,7 @@ export const SIGN_IN_ERROR_TEXTS: ErrorTexts = {
   REDIRECT_URL_NOT_WHITELISTED: "auth.redirectNotWhitelisted",
   PASSWORD_AUTHENTICATION_NOT_ENABLED: "auth.passwordNotEnabled",
   PASSKEY_AUTHENTICATION_NOT_ENABLED: "auth.passkey.notEnabled",
+  SSO_REQUIRED: "auth.sso.required",
 };
 
 /**
