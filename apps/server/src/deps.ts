@@ -59,6 +59,7 @@ import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 import { createSso } from "./sso/index.ts";
+import { createPasswordPolicy } from "./trust/password-policy.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
@@ -329,6 +330,10 @@ export function createDeps(options: DepsOptions) {
       emails,
       emailVerification,
       rateLimits,
+      passwordPolicy: createPasswordPolicy({
+        onRangeFailure: (error) =>
+          logger.warn("breached-password range service unreachable: the shipped list decides", {}, error),
+      }),
     }),
     userUpdates: createUserUpdates({
       db,

@@ -58,7 +58,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
       ? await deps.sessions.findByRefreshToken(user.record.projectId, refreshToken)
       : undefined;
     const keep = byRefresh?.userId === user.id ? byRefresh.id : user.sessionId;
-    await deps.passwordAuth.updatePassword(user.record, keep, body);
+    await deps.passwordAuth.updatePassword(projectOf(caller), user.record, keep, body);
     return { success: true as const };
   });
 

@@ -110,6 +110,9 @@ const defaultConfig = (projectId: string) => ({
   require_publishable_client_key: false,
   refresh_token_rotation: false,
   default_language: null,
+  password_breach_check: "list",
+  password_breach_range_url: null,
+  password_min_strength: null,
 });
 
 const SMTP: Record<string, unknown> = {

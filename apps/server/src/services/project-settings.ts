@@ -164,6 +164,9 @@ export function projectAdminView(
       refresh_token_rotation: c.refresh_token_rotation,
       // Stored before the setting existed: no default language.
       default_language: c.default_language ?? null,
+      password_breach_check: c.password_breach_check,
+      password_breach_range_url: c.password_breach_range_url,
+      password_min_strength: c.password_min_strength,
     },
     production_mode_errors: productionModeErrors(c),
   };

@@ -105,6 +105,21 @@ const permissionRefSchema = z.strictObject({ id: z.string().min(1).max(256) });
 
 const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "allow_duplicates"]);
 
+/**
+ * [GO] Password policy (issue 21). `password_breach_check`: `list` refuses the most common passwords from a list
+ * shipped with the server; `range` also asks a Have I Been Pwned range service (only a 5-character SHA-1 prefix
+ * leaves), falling back to the list when it cannot be reached; `off` checks neither. `password_breach_range_url`:
+ * the range service's base (`null`: HIBP's). `password_min_strength`: the lowest zxcvbn score (0-4) accepted, `null`
+ * for no strength estimation.
+ */
+const passwordBreachCheckSchema = z.enum(["off", "list", "range"]);
+const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+const passwordPolicyFields = {
+  password_breach_check: passwordBreachCheckSchema,
+  password_breach_range_url: httpUrlSchema.nullable(),
+  password_min_strength: z.number().int().min(0).max(4).nullable(),
+};
+
 /** The writable configuration of a project, as stored. Derived and read-only keys are computed for views. */
 export const projectConfigSchema = z.strictObject({
   sign_up_enabled: z.boolean(),
@@ -129,6 +144,7 @@ export const projectConfigSchema = z.strictObject({
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   default_language: defaultLanguageSchema,
+  ...passwordPolicyFields,
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -155,6 +171,9 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   allow_user_api_keys: false,
   allow_team_api_keys: false,
   default_language: null,
+  password_breach_check: "list",
+  password_breach_range_url: null,
+  password_min_strength: null,
 };
 
 /**
@@ -185,6 +204,9 @@ export const projectConfigUpdateSchema = z.strictObject({
   allow_user_api_keys: z.boolean().optional(),
   allow_team_api_keys: z.boolean().optional(),
   default_language: defaultLanguageSchema.optional(),
+  password_breach_check: passwordPolicyFields.password_breach_check.optional(),
+  password_breach_range_url: passwordPolicyFields.password_breach_range_url.optional(),
+  password_min_strength: passwordPolicyFields.password_min_strength.optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -287,6 +309,7 @@ export const projectAdminViewSchema = z
       require_publishable_client_key: z.boolean(),
       refresh_token_rotation: z.boolean(),
       default_language: defaultLanguageSchema,
+      ...passwordPolicyFields,
     }),
     production_mode_errors: z.array(z.string()),
   })
