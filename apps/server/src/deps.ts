@@ -60,6 +60,7 @@ import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 import { createSso } from "./sso/index.ts";
 import { createPasswordPolicy } from "./trust/password-policy.ts";
+import { createTokenClaims } from "./trust/token-claims.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
@@ -154,6 +155,7 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
     activity,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
+    customClaims: createTokenClaims({ db, projectsRepo, teamsRepo, permissions, projectPermissions }).forUser,
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimitStore = options.redis

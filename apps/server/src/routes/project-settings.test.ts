@@ -113,6 +113,7 @@ const defaultConfig = (projectId: string) => ({
   password_breach_check: "list",
   password_breach_range_url: null,
   password_min_strength: null,
+  access_token_claims: null,
 });
 
 const SMTP: Record<string, unknown> = {

@@ -167,6 +167,7 @@ export function projectAdminView(
       password_breach_check: c.password_breach_check,
       password_breach_range_url: c.password_breach_range_url,
       password_min_strength: c.password_min_strength,
+      access_token_claims: c.access_token_claims,
     },
     production_mode_errors: productionModeErrors(c),
   };

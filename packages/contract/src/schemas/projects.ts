@@ -2,6 +2,7 @@
 // and the two views of a project: the client view for sign-in screens, the admin view for dashboards.
 import { z } from "zod";
 import { SUPPORTED_LOCALES } from "../locales.ts";
+import { accessTokenClaimsSchema } from "./token-claims.ts";
 
 /** [GO] The language of the built-in e-mails to people with no stored locale of their own (null: English). */
 const defaultLanguageSchema = z.enum(SUPPORTED_LOCALES).nullable();
@@ -110,14 +111,16 @@ const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "a
  * shipped with the server; `range` also asks a Have I Been Pwned range service (only a 5-character SHA-1 prefix
  * leaves), falling back to the list when it cannot be reached; `off` checks neither. `password_breach_range_url`:
  * the range service's base (`null`: HIBP's). `password_min_strength`: the lowest zxcvbn score (0-4) accepted, `null`
- * for no strength estimation.
+ * for no strength estimation. `access_token_claims`: the project's claim template (schemas/token-claims.ts).
  */
 const passwordBreachCheckSchema = z.enum(["off", "list", "range"]);
 const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
-const passwordPolicyFields = {
+const trustFields = {
   password_breach_check: passwordBreachCheckSchema,
   password_breach_range_url: httpUrlSchema.nullable(),
   password_min_strength: z.number().int().min(0).max(4).nullable(),
+  /** [GO] Claims added to access tokens (schemas/token-claims.ts); `null`: none. */
+  access_token_claims: accessTokenClaimsSchema.nullable(),
 };
 
 /** The writable configuration of a project, as stored. Derived and read-only keys are computed for views. */
@@ -144,7 +147,7 @@ export const projectConfigSchema = z.strictObject({
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   default_language: defaultLanguageSchema,
-  ...passwordPolicyFields,
+  ...trustFields,
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -174,6 +177,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   password_breach_check: "list",
   password_breach_range_url: null,
   password_min_strength: null,
+  access_token_claims: null,
 };
 
 /**
@@ -204,9 +208,10 @@ export const projectConfigUpdateSchema = z.strictObject({
   allow_user_api_keys: z.boolean().optional(),
   allow_team_api_keys: z.boolean().optional(),
   default_language: defaultLanguageSchema.optional(),
-  password_breach_check: passwordPolicyFields.password_breach_check.optional(),
-  password_breach_range_url: passwordPolicyFields.password_breach_range_url.optional(),
-  password_min_strength: passwordPolicyFields.password_min_strength.optional(),
+  password_breach_check: trustFields.password_breach_check.optional(),
+  password_breach_range_url: trustFields.password_breach_range_url.optional(),
+  password_min_strength: trustFields.password_min_strength.optional(),
+  access_token_claims: trustFields.access_token_claims.optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -309,7 +314,7 @@ export const projectAdminViewSchema = z
       require_publishable_client_key: z.boolean(),
       refresh_token_rotation: z.boolean(),
       default_language: defaultLanguageSchema,
-      ...passwordPolicyFields,
+      ...trustFields,
     }),
     production_mode_errors: z.array(z.string()),
   })
