@@ -303,6 +303,13 @@ export const PASSWORD_TOO_WEAK = /* @__PURE__ */ define<{ score: number; min_sco
     details: (a) => ({ score: a.score, min_score: a.min_score }),
   },
 );
+// [GO] Bot protection (issue 21): the project requires a passing bot challenge (Cloudflare Turnstile) for this request.
+export const BOT_CHALLENGE_REQUIRED = /* @__PURE__ */ define("BOT_CHALLENGE_REQUIRED", {
+  message: () => "This request requires a bot challenge. Please complete the challenge and try again.",
+});
+export const BOT_CHALLENGE_FAILED = /* @__PURE__ */ define("BOT_CHALLENGE_FAILED", {
+  message: () => "The bot challenge could not be verified. Please complete a new challenge and try again.",
+});
 export const USER_DOES_NOT_HAVE_PASSWORD = /* @__PURE__ */ define("USER_DOES_NOT_HAVE_PASSWORD", {
   message: () => "This user does not have password authentication enabled.",
 });
@@ -750,6 +757,8 @@ export const KnownErrors = {
   PASSWORD_TOO_LONG,
   PASSWORD_BREACHED,
   PASSWORD_TOO_WEAK,
+  BOT_CHALLENGE_REQUIRED,
+  BOT_CHALLENGE_FAILED,
   USER_DOES_NOT_HAVE_PASSWORD,
   PASSWORD_CONFIRMATION_MISMATCH,
   MULTI_FACTOR_AUTHENTICATION_REQUIRED,

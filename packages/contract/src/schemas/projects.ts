@@ -119,6 +119,15 @@ const trustFields = {
   password_breach_check: passwordBreachCheckSchema,
   password_breach_range_url: httpUrlSchema.nullable(),
   password_min_strength: z.number().int().min(0).max(4).nullable(),
+  /**
+   * [GO] Bot protection: `always` requires a passing Turnstile challenge on sign-up, sign-in, code sending and OAuth
+   * sign-in; `suspicious` only from an IP with many recent failures. The secret is stored sealed; the verify URL is
+   * Cloudflare's siteverify unless set (`null`).
+   */
+  bot_protection: z.enum(["off", "always", "suspicious"]),
+  bot_protection_site_key: z.string().min(1).max(256).nullable(),
+  bot_protection_secret: z.string().min(1).max(512).nullable(),
+  bot_protection_verify_url: httpUrlSchema.nullable(),
   /** [GO] Claims added to access tokens (schemas/token-claims.ts); `null`: none. */
   access_token_claims: accessTokenClaimsSchema.nullable(),
 };
@@ -178,6 +187,10 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   password_breach_range_url: null,
   password_min_strength: null,
   access_token_claims: null,
+  bot_protection: "off",
+  bot_protection_site_key: null,
+  bot_protection_secret: null,
+  bot_protection_verify_url: null,
 };
 
 /**
@@ -212,6 +225,10 @@ export const projectConfigUpdateSchema = z.strictObject({
   password_breach_range_url: trustFields.password_breach_range_url.optional(),
   password_min_strength: trustFields.password_min_strength.optional(),
   access_token_claims: trustFields.access_token_claims.optional(),
+  bot_protection: trustFields.bot_protection.optional(),
+  bot_protection_site_key: trustFields.bot_protection_site_key.optional(),
+  bot_protection_secret: trustFields.bot_protection_secret.optional(),
+  bot_protection_verify_url: trustFields.bot_protection_verify_url.optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -258,6 +275,8 @@ export const projectClientViewSchema = z
       oauth_providers: z.array(idRef),
       enabled_oauth_providers: z.array(idRef),
       domains: z.array(domainView),
+      /** [GO] The Turnstile site key our pages render the widget with; null when bot protection is off. */
+      bot_challenge_site_key: z.string().nullable().optional(),
     }),
   })
   .meta({ id: "ProjectClientView" });
