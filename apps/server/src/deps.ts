@@ -36,7 +36,6 @@ import { createObservability, type ObservabilityOptions } from "./observability/
 import { tracedMailer, tracedWebhookSender } from "./observability/traced.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
-import { createBotChallenge } from "./services/bot-challenge.ts";
 import { createCliAuthService } from "./services/cli-auth.ts";
 import { createConfigOverrideService } from "./services/config-overrides.ts";
 import { createEmailVerification } from "./services/email-verification.ts";
@@ -59,6 +58,9 @@ import { createUserUpdates } from "./services/user-updates.ts";
 import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 import { createSso } from "./sso/index.ts";
+import { createBotChallenge } from "./trust/bot-challenge.ts";
+import { createPasswordPolicy } from "./trust/password-policy.ts";
+import { createTokenClaims } from "./trust/token-claims.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
 import { createOwnedApiKeyService } from "./user-api-keys/service.ts";
 import { createWebhookEvents } from "./webhooks/events.ts";
@@ -153,6 +155,7 @@ export function createDeps(options: DepsOptions) {
     accessTokenLifetimeMs,
     activity,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
+    customClaims: createTokenClaims({ db, projectsRepo, teamsRepo, permissions, projectPermissions }).forUser,
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimitStore = options.redis
@@ -259,7 +262,7 @@ export function createDeps(options: DepsOptions) {
     }),
     metrics: createMetricsService({ repo: createMetricsRepo(db), clock, analytics }),
     analytics,
-    botChallenge: createBotChallenge(),
+    botChallenge: createBotChallenge({ secrets: projectSecrets, rateLimits, logger }),
     signingKeys,
     usersRepo,
     teamsRepo,
@@ -329,6 +332,10 @@ export function createDeps(options: DepsOptions) {
       emails,
       emailVerification,
       rateLimits,
+      passwordPolicy: createPasswordPolicy({
+        onRangeFailure: (error) =>
+          logger.warn("breached-password range service unreachable: the shipped list decides", {}, error),
+      }),
     }),
     userUpdates: createUserUpdates({
       db,

@@ -12,4 +12,5 @@ export * from "./schemas/jwks.ts";
 export * from "./schemas/projects.ts";
 export * from "./schemas/teams.ts";
 export * from "./schemas/text.ts";
+export * from "./schemas/token-claims.ts";
 export * from "./schemas/users.ts";

@@ -289,6 +289,27 @@ export const PASSWORD_TOO_LONG = /* @__PURE__ */ define<{ maxLength: number }>("
   message: (a) => `Password too long. Maximum length is ${a.maxLength}.`,
   details: (a) => ({ maxLength: a.maxLength }),
 });
+// [GO] Gatehouse's own (issue 21): the password appears in breach data (a k-anonymity range service or the shipped
+// list of the most common passwords), or its estimated strength is under the project's minimum.
+export const PASSWORD_BREACHED = /* @__PURE__ */ define("PASSWORD_BREACHED", {
+  message: () =>
+    "This password has appeared in a data breach and can be guessed easily. Please choose a different password.",
+});
+export const PASSWORD_TOO_WEAK = /* @__PURE__ */ define<{ score: number; min_score: number }>(
+  "PASSWORD_TOO_WEAK",
+  {
+    message: (a) =>
+      `Password too weak (strength ${a.score} of 4, at least ${a.min_score} needed). Please choose a longer or less predictable password.`,
+    details: (a) => ({ score: a.score, min_score: a.min_score }),
+  },
+);
+// [GO] Bot protection (issue 21): the project requires a passing bot challenge (Cloudflare Turnstile) for this request.
+export const BOT_CHALLENGE_REQUIRED = /* @__PURE__ */ define("BOT_CHALLENGE_REQUIRED", {
+  message: () => "This request requires a bot challenge. Please complete the challenge and try again.",
+});
+export const BOT_CHALLENGE_FAILED = /* @__PURE__ */ define("BOT_CHALLENGE_FAILED", {
+  message: () => "The bot challenge could not be verified. Please complete a new challenge and try again.",
+});
 export const USER_DOES_NOT_HAVE_PASSWORD = /* @__PURE__ */ define("USER_DOES_NOT_HAVE_PASSWORD", {
   message: () => "This user does not have password authentication enabled.",
 });
@@ -775,6 +796,10 @@ export const KnownErrors = {
   REDIRECT_URL_NOT_WHITELISTED,
   PASSWORD_TOO_SHORT,
   PASSWORD_TOO_LONG,
+  PASSWORD_BREACHED,
+  PASSWORD_TOO_WEAK,
+  BOT_CHALLENGE_REQUIRED,
+  BOT_CHALLENGE_FAILED,
   USER_DOES_NOT_HAVE_PASSWORD,
   PASSWORD_CONFIRMATION_MISMATCH,
   MULTI_FACTOR_AUTHENTICATION_REQUIRED,

@@ -93,6 +93,7 @@ describe("getPartialUser and Convex's token hooks", () => {
       isMultiFactorRequired: true,
       isRestricted: false,
       restrictedReason: null,
+      customClaims: {},
     });
     const anonymous = token({ ...claims, is_anonymous: true, restricted_reason: { type: "anonymous" } });
     expect(partialUserOf(anonymous, { from: "token" })).toBeNull();
@@ -101,6 +102,18 @@ describe("getPartialUser and Convex's token hooks", () => {
     });
     expect(partialUserOf(null, { from: "token" })).toBeNull();
     expect(partialUserOf("not-a-jwt", { from: "token" })).toBeNull();
+  });
+
+  it("reads the project's custom claims (team roles, permissions, metadata) beside the standard ones", () => {
+    const custom = {
+      teams: [{ id: TEAM_ID, permissions: ["team_admin"] }],
+      permissions: ["reports:read"],
+      plan: "gold",
+    };
+    const user = partialUserOf(token({ ...claims, iss: "x", aud: "y", exp: 1, iat: 0, ...custom }), {
+      from: "token",
+    });
+    expect(user?.customClaims).toEqual(custom);
   });
 
   it("answers from the app's token store, without a request", async () => {

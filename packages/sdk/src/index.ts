@@ -50,6 +50,7 @@ export {
   type SessionTokens,
 } from "./impersonation.ts";
 export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
+export { customClaimsOf } from "./partial-user.ts";
 export type {
   PermissionDefinition,
   PermissionDefinitionCreateOptions,

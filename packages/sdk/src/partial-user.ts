@@ -1,5 +1,6 @@
 // getPartialUser({ from: "token" }): the signed-in user as their access token describes them, read without a request
 // for the user (Stack's TokenPartialUser), for code that needs only who is signed in.
+import { type CustomAccessTokenClaims, RESERVED_CLAIM_NAMES } from "@gatehouse/contract";
 import { decodeJwtPayload } from "./session.ts";
 
 export type RestrictedReason = { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
@@ -13,7 +14,23 @@ export type TokenPartialUser = {
   isMultiFactorRequired: boolean;
   isRestricted: boolean;
   restrictedReason: RestrictedReason | null;
+  /**
+   * [GO] The claims the project's template adds (`teams`, `permissions`, metadata fields): what a back end reads
+   * after verifying the token against the JWKS.
+   */
+  customClaims: CustomAccessTokenClaims;
 };
+
+/** The custom claims of a token's payload: everything but the standard claims, plus `teams` and `permissions`. */
+export function customClaimsOf(claims: Record<string, unknown>): CustomAccessTokenClaims {
+  const custom: CustomAccessTokenClaims = Object.fromEntries(
+    Object.entries(claims).filter(([name]) => !RESERVED_CLAIM_NAMES.includes(name)),
+  );
+  if (Array.isArray(claims.teams)) custom.teams = claims.teams as CustomAccessTokenClaims["teams"];
+  if (Array.isArray(claims.permissions)) custom.permissions = claims.permissions as string[];
+  if (claims.custom_claims_omitted === true) custom.custom_claims_omitted = true;
+  return custom;
+}
 
 export type GetPartialUserOptions = {
   from: "token";
@@ -40,5 +57,6 @@ export function partialUserOf(
     isMultiFactorRequired: claims.requires_totp_mfa === true,
     isRestricted: claims.is_restricted === true,
     restrictedReason: (claims.restricted_reason as RestrictedReason | null | undefined) ?? null,
+    customClaims: customClaimsOf(claims),
   };
 }

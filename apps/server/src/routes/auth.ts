@@ -2,6 +2,7 @@
 import {
   anonymousSignUpRoute,
   KnownErrors,
+  knownErrorIs,
   passwordSignInRoute,
   passwordSignUpRoute,
   setPasswordRoute,
@@ -27,8 +28,8 @@ export function userOf(caller: Caller): TokenUser {
 }
 
 export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller }) => {
-    await deps.botChallenge.check("sign_up_with_credential", body);
+  bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller, clientIp }) => {
+    await deps.botChallenge.check(projectOf(caller), "sign_up_with_credential", body, clientIp);
     // [GO] A domain whose team enforces SSO signs in only through its connection (sso/domains.ts).
     await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
     return signInResponse(
@@ -37,8 +38,17 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   });
 
   bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) => {
-    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
-    return signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp));
+    const project = projectOf(caller);
+    await deps.botChallenge.check(project, "sign_in_with_credential", body, clientIp);
+    await deps.sso.domains.assertSsoNotRequired(deps.db, project.id, body.email);
+    try {
+      return signInResponse(await deps.passwordAuth.signIn(project, body, clientIp));
+    } catch (error) {
+      // Wrong passwords are the "suspicious signal" that makes a `suspicious` project ask this IP for a challenge.
+      if (knownErrorIs(error, "EMAIL_PASSWORD_MISMATCH"))
+        await deps.botChallenge.recordFailure(project, clientIp);
+      throw error;
+    }
   });
 
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
@@ -58,7 +68,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
       ? await deps.sessions.findByRefreshToken(user.record.projectId, refreshToken)
       : undefined;
     const keep = byRefresh?.userId === user.id ? byRefresh.id : user.sessionId;
-    await deps.passwordAuth.updatePassword(user.record, keep, body);
+    await deps.passwordAuth.updatePassword(projectOf(caller), user.record, keep, body);
     return { success: true as const };
   });
 

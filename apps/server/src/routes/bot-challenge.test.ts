@@ -2,7 +2,6 @@
 // its phase, or `bot_challenge_unavailable: "true"` as a string. With no bot check configured they are accepted and
 // handed to the seam (services/bot-challenge.ts), which lets every request through; Stack's phases are checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BotChallengeAction } from "../services/bot-challenge.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { authorizePath, pkcePair } from "../testing/oauth-client.ts";
 import {
@@ -13,6 +12,7 @@ import {
   uniqueEmail,
   uniqueIp,
 } from "../testing/test-server.ts";
+import type { BotChallengeAction } from "../trust/bot-challenge.ts";
 
 const APP = "https://app.example.com";
 let server: TestServer;
@@ -34,9 +34,9 @@ beforeAll(async () => {
   ).keys;
   // The seam is where a bot check will go: here it records what reaches it.
   const check = server.deps.botChallenge.check;
-  server.deps.botChallenge.check = async (action, fields) => {
+  server.deps.botChallenge.check = async (project, action, fields, ip) => {
     seen.push({ action, fields: { ...fields } });
-    return check(action, fields);
+    return check(project, action, fields, ip);
   };
 });
 afterAll(async () => {

@@ -41,8 +41,8 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
     return success;
   });
 
-  bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller }) => {
-    await deps.botChallenge.check("send_magic_link_email", body);
+  bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller, clientIp }) => {
+    await deps.botChallenge.check(projectOf(caller), "send_magic_link_email", body, clientIp);
     await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
     return deps.otpAuth.sendSignInCode(projectOf(caller), body);
   });

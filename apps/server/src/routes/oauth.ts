@@ -70,10 +70,11 @@ const redirect = (status: number, location: string, headers: Record<string, stri
   new Response(null, { status, headers: { location, ...headers } });
 
 export function registerOAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
-  bindRoute(app, deps, oauthAuthorizeRoute, async ({ params, query }) => {
+  bindRoute(app, deps, oauthAuthorizeRoute, async ({ params, query }, { clientIp }) => {
     const client = await authorizeCaller(deps, query.client_id, query.client_secret);
     const project = projectOf(client);
-    if (query.type === "authenticate") await deps.botChallenge.check("oauth_authenticate", query);
+    if (query.type === "authenticate")
+      await deps.botChallenge.check(project, "oauth_authenticate", query, clientIp);
     // A token that does not check out is USER_AUTHENTICATION_REQUIRED for `link`, and ignored otherwise.
     let user = null;
     if (query.token) {

@@ -110,6 +110,14 @@ const defaultConfig = (projectId: string) => ({
   require_publishable_client_key: false,
   refresh_token_rotation: false,
   default_language: null,
+  password_breach_check: "list",
+  password_breach_range_url: null,
+  password_min_strength: null,
+  access_token_claims: null,
+  bot_protection: "off",
+  bot_protection_site_key: null,
+  bot_protection_secret: null,
+  bot_protection_verify_url: null,
 });
 
 const SMTP: Record<string, unknown> = {

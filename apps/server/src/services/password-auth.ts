@@ -10,6 +10,7 @@ import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
+import type { PasswordPolicy } from "../trust/password-policy.ts";
 import type { EmailVerification } from "./email-verification.ts";
 import type { EmailService } from "./emails.ts";
 import type { MfaService } from "./mfa.ts";
@@ -30,6 +31,10 @@ export function assertPasswordLength(password: string): void {
   if (length > PASSWORD_MAX_LENGTH) throw KnownErrors.PASSWORD_TOO_LONG({ maxLength: PASSWORD_MAX_LENGTH });
 }
 
+/** What a strength estimate counts against a password: a password made of the user's own details is easy to guess. */
+const userInputs = (user: UserRecord) =>
+  [user.primaryEmail?.value, user.displayName].filter((v): v is string => typeof v === "string" && v !== "");
+
 export function createPasswordAuth(deps: {
   db: Db;
   hasher: PasswordHasher;
@@ -41,6 +46,7 @@ export function createPasswordAuth(deps: {
   emails: EmailService;
   emailVerification: EmailVerification;
   rateLimits: RateLimiter;
+  passwordPolicy: PasswordPolicy;
 }) {
   const emailTaken = (email: string) =>
     KnownErrors.USER_EMAIL_ALREADY_EXISTS({ email, would_work_if_email_was_verified: false });
@@ -55,6 +61,7 @@ export function createPasswordAuth(deps: {
       assertTrustedUrl(project.config, input.verification_callback_url);
       if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
       assertPasswordLength(input.password);
+      await deps.passwordPolicy.assertAcceptable(project.config, input.password, [input.email]);
       // Hash before looking the address up: a taken address then costs the same time as a free one.
       const passwordHash = await deps.hasher.hash(input.password);
       if (await deps.usersRepo.findByAuthEmail(project.id, input.email)) throw emailTaken(input.email);
@@ -129,6 +136,7 @@ export function createPasswordAuth(deps: {
      * sent with the request, or else the session of the access token.
      */
     async updatePassword(
+      project: Project,
       user: UserRecord,
       keepSessionId: string,
       input: { old_password: string; new_password: string },
@@ -138,6 +146,8 @@ export function createPasswordAuth(deps: {
       if (!(await deps.hasher.verify(user.passwordHash, input.old_password))) {
         throw KnownErrors.PASSWORD_CONFIRMATION_MISMATCH();
       }
+      // After the old password proved right: the policy's answer (and its range request) is not for guessers.
+      await deps.passwordPolicy.assertAcceptable(project.config, input.new_password, userInputs(user));
       const passwordHash = await deps.hasher.hash(input.new_password);
       await inTransaction(deps.db, async (tx) => {
         await deps.usersRepo.update(tx, user.id, { passwordHash });
@@ -149,6 +159,7 @@ export function createPasswordAuth(deps: {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
       if (user.passwordHash) throw new TextError(400, "User already has a password set.");
       assertPasswordLength(password);
+      await deps.passwordPolicy.assertAcceptable(project.config, password, userInputs(user));
       const passwordHash = await deps.hasher.hash(password);
       await inTransaction(deps.db, (tx) => deps.usersRepo.update(tx, user.id, { passwordHash }));
     },
@@ -194,6 +205,7 @@ export function createPasswordAuth(deps: {
     async resetPassword(project: Project, code: string, password: string) {
       if (!project.config.credential_enabled) throw KnownErrors.PASSWORD_AUTHENTICATION_NOT_ENABLED();
       assertPasswordLength(password);
+      await deps.passwordPolicy.assertAcceptable(project.config, password);
       const passwordHash = await deps.hasher.hash(password);
       await deps.codes.use({ projectId: project.id, purpose: "password_reset", code }, async (tx, row) => {
         const userId = row.data.user_id;

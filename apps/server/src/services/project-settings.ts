@@ -125,6 +125,10 @@ export function projectClientView(project: ProjectRow): ProjectClientView {
       oauth_providers: enabled,
       enabled_oauth_providers: enabled,
       domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
+      // Only when on, so pages know to render the widget; the site key is public by design, the secret never here.
+      ...(c.bot_protection && c.bot_protection !== "off"
+        ? { bot_challenge_site_key: c.bot_protection_site_key ?? null }
+        : {}),
     },
   };
 }
@@ -164,6 +168,14 @@ export function projectAdminView(
       refresh_token_rotation: c.refresh_token_rotation,
       // Stored before the setting existed: no default language.
       default_language: c.default_language ?? null,
+      password_breach_check: c.password_breach_check,
+      password_breach_range_url: c.password_breach_range_url,
+      password_min_strength: c.password_min_strength,
+      access_token_claims: c.access_token_claims,
+      bot_protection: c.bot_protection,
+      bot_protection_site_key: c.bot_protection_site_key,
+      bot_protection_secret: c.bot_protection_secret,
+      bot_protection_verify_url: c.bot_protection_verify_url,
     },
     production_mode_errors: productionModeErrors(c),
   };

@@ -44,8 +44,8 @@ export type ProjectSettings = {
 };
 
 /**
- * Seals and opens the secrets inside a project configuration: every OAuth `client_secret` and the standard SMTP
- * `password`. What is stored is always sealed; code that sends mail or talks to a provider opens the config first.
+ * Seals and opens the secrets inside a project configuration: every OAuth `client_secret`, the standard SMTP
+ * `password` and the bot-protection secret. What is stored is always sealed; code that sends mail or talks to a provider opens the config first.
  */
 export type ProjectSecrets = {
   seal(config: ProjectConfig): ProjectConfig;
@@ -60,6 +60,10 @@ function mapSecrets(config: ProjectConfig, f: (value: string) => string): Projec
       p.client_secret === undefined ? p : { ...p, client_secret: f(p.client_secret) },
     ),
     email_config: email.type === "standard" ? { ...email, password: f(email.password) } : email,
+    // Absent in configurations stored before bot protection existed.
+    ...(typeof config.bot_protection_secret === "string"
+      ? { bot_protection_secret: f(config.bot_protection_secret) }
+      : {}),
   };
 }
 

@@ -34,6 +34,13 @@ export const RATE_LIMIT_BUCKETS = {
   email_send: { limit: 5, windowMs: 15 * 60_000 },
   /** Submissions to any code endpoint, per client IP. */
   code_ip: { limit: 60, windowMs: 60_000 },
+  /**
+   * [GO] Failed sign-ins and bot challenges per project and IP: at the limit the IP counts as suspicious, and a
+   * project with bot protection `suspicious` asks it for a challenge (trust/bot-challenge.ts).
+   */
+  auth_failure_ip: { limit: 5, windowMs: 15 * 60_000 },
+  /** [GO] A bot-challenge token is good once: Turnstile tokens live 300 s, so a used one is remembered that long. */
+  bot_token: { limit: 1, windowMs: 300_000 },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;
@@ -106,6 +113,27 @@ export function createRateLimiter(deps: {
         throw tooMany(strict.retryAfterMs);
       }
       return { keys: [...pair.keys, ...strict.keys] };
+    },
+
+    /** [GO] Counts a failure of this key (`project:ip`) towards `auth_failure_ip`; a full bucket stays full. */
+    async recordFailure(key: string): Promise<void> {
+      await take("auth_failure_ip", key);
+    },
+
+    /** [GO] Whether `auth_failure_ip` is full for this key: a slot taken to look is given back at once. */
+    async isSuspicious(key: string): Promise<boolean> {
+      const slot = await take("auth_failure_ip", key);
+      if ("retryAfterMs" in slot) return true;
+      await deps.store.giveBack(slot.keys);
+      return false;
+    },
+
+    /**
+     * [GO] True the first time a key is seen in `bot_token`'s window, false after. Counted even with limits turned
+     * off: a replay guard is not a rate limit.
+     */
+    async firstUse(key: string): Promise<boolean> {
+      return !("retryAfterMs" in (await take("bot_token", key)));
     },
 
     /** Returns the slots of an attempt that did not count (one statement). */

@@ -85,6 +85,8 @@ export function createSessionService(deps: {
   activity: ActivityRecorder;
   /** Key of the HMAC that derives rotated refresh tokens, from the server secret. */
   rotationKey: Buffer;
+  /** [GO] The project's custom claims for this user (trust/token-claims.ts); none when absent. */
+  customClaims?: (user: UserRecord) => Promise<Record<string, unknown>>;
 }) {
   const { clock } = deps;
 
@@ -124,7 +126,10 @@ export function createSessionService(deps: {
     const now = Math.floor(clock.now().getTime() / 1000);
     const audience = audienceOf(user);
     const restricted = audience !== "default";
+    const custom = deps.customClaims ? await deps.customClaims(user) : {};
     return deps.signingKeys.sign(user.projectId, audience, {
+      // First, so no custom claim can replace a standard one (templates are also refused names of standard claims).
+      ...custom,
       ...tokenIssuerAndAudience(deps.baseUrl, user.projectId, audience),
       iat: now,
       exp: now + Math.floor(lifetimeMs / 1000),

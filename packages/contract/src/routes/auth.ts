@@ -38,7 +38,8 @@ export const passwordSignInRoute = defineRoute({
   access: ANY_ACCESS,
   summary: "Signs in with an e-mail and a password",
   tag: "Auth: password",
-  body: z.strictObject({ email: emailSchema, password: passwordSchema }),
+  // [GO] The bot fields here too: a project with bot protection guards password guessing as well.
+  body: z.strictObject({ email: emailSchema, password: passwordSchema, ...botChallengeFields }),
   response: { status: 200, kind: "json", schema: signInResponseSchema },
 });
 

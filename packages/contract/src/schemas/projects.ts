@@ -2,6 +2,7 @@
 // and the two views of a project: the client view for sign-in screens, the admin view for dashboards.
 import { z } from "zod";
 import { SUPPORTED_LOCALES } from "../locales.ts";
+import { accessTokenClaimsSchema } from "./token-claims.ts";
 
 /** [GO] The language of the built-in e-mails to people with no stored locale of their own (null: English). */
 const defaultLanguageSchema = z.enum(SUPPORTED_LOCALES).nullable();
@@ -105,6 +106,32 @@ const permissionRefSchema = z.strictObject({ id: z.string().min(1).max(256) });
 
 const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "allow_duplicates"]);
 
+/**
+ * [GO] Password policy (issue 21). `password_breach_check`: `list` refuses the most common passwords from a list
+ * shipped with the server; `range` also asks a Have I Been Pwned range service (only a 5-character SHA-1 prefix
+ * leaves), falling back to the list when it cannot be reached; `off` checks neither. `password_breach_range_url`:
+ * the range service's base (`null`: HIBP's). `password_min_strength`: the lowest zxcvbn score (0-4) accepted, `null`
+ * for no strength estimation. `access_token_claims`: the project's claim template (schemas/token-claims.ts).
+ */
+const passwordBreachCheckSchema = z.enum(["off", "list", "range"]);
+const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+const trustFields = {
+  password_breach_check: passwordBreachCheckSchema,
+  password_breach_range_url: httpUrlSchema.nullable(),
+  password_min_strength: z.number().int().min(0).max(4).nullable(),
+  /**
+   * [GO] Bot protection: `always` requires a passing Turnstile challenge on sign-up, sign-in, code sending and OAuth
+   * sign-in; `suspicious` only from an IP with many recent failures. The secret is stored sealed; the verify URL is
+   * Cloudflare's siteverify unless set (`null`).
+   */
+  bot_protection: z.enum(["off", "always", "suspicious"]),
+  bot_protection_site_key: z.string().min(1).max(256).nullable(),
+  bot_protection_secret: z.string().min(1).max(512).nullable(),
+  bot_protection_verify_url: httpUrlSchema.nullable(),
+  /** [GO] Claims added to access tokens (schemas/token-claims.ts); `null`: none. */
+  access_token_claims: accessTokenClaimsSchema.nullable(),
+};
+
 /** The writable configuration of a project, as stored. Derived and read-only keys are computed for views. */
 export const projectConfigSchema = z.strictObject({
   sign_up_enabled: z.boolean(),
@@ -129,6 +156,7 @@ export const projectConfigSchema = z.strictObject({
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   default_language: defaultLanguageSchema,
+  ...trustFields,
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -155,6 +183,14 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   allow_user_api_keys: false,
   allow_team_api_keys: false,
   default_language: null,
+  password_breach_check: "list",
+  password_breach_range_url: null,
+  password_min_strength: null,
+  access_token_claims: null,
+  bot_protection: "off",
+  bot_protection_site_key: null,
+  bot_protection_secret: null,
+  bot_protection_verify_url: null,
 };
 
 /**
@@ -185,6 +221,14 @@ export const projectConfigUpdateSchema = z.strictObject({
   allow_user_api_keys: z.boolean().optional(),
   allow_team_api_keys: z.boolean().optional(),
   default_language: defaultLanguageSchema.optional(),
+  password_breach_check: trustFields.password_breach_check.optional(),
+  password_breach_range_url: trustFields.password_breach_range_url.optional(),
+  password_min_strength: trustFields.password_min_strength.optional(),
+  access_token_claims: trustFields.access_token_claims.optional(),
+  bot_protection: trustFields.bot_protection.optional(),
+  bot_protection_site_key: trustFields.bot_protection_site_key.optional(),
+  bot_protection_secret: trustFields.bot_protection_secret.optional(),
+  bot_protection_verify_url: trustFields.bot_protection_verify_url.optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -231,6 +275,8 @@ export const projectClientViewSchema = z
       oauth_providers: z.array(idRef),
       enabled_oauth_providers: z.array(idRef),
       domains: z.array(domainView),
+      /** [GO] The Turnstile site key our pages render the widget with; null when bot protection is off. */
+      bot_challenge_site_key: z.string().nullable().optional(),
     }),
   })
   .meta({ id: "ProjectClientView" });
@@ -287,6 +333,7 @@ export const projectAdminViewSchema = z
       require_publishable_client_key: z.boolean(),
       refresh_token_rotation: z.boolean(),
       default_language: defaultLanguageSchema,
+      ...trustFields,
     }),
     production_mode_errors: z.array(z.string()),
   })

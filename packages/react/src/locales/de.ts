@@ -37,6 +37,10 @@ export const de: LocaleTable = {
   "auth.passwordsDoNotMatch": "Die Passwörter stimmen nicht überein.",
   "auth.passwordTooShort": "Passwort zu kurz. Es muss mindestens {n} Zeichen lang sein.",
   "auth.passwordTooLong": "Passwort zu lang. Es darf höchstens {n} Zeichen lang sein.",
+  "auth.passwordBreached":
+    "Dieses Passwort ist in einem Datenleck aufgetaucht. Bitte wählen Sie ein anderes.",
+  "auth.passwordTooWeak":
+    "Dieses Passwort ist zu leicht zu erraten. Bitte wählen Sie ein längeres oder weniger vorhersehbares.",
   "auth.wrongEmailOrPassword": "E-Mail oder Passwort ist falsch.",
   "auth.banned": "Dieses Konto wurde vom Administrator der Website gesperrt und kann sich nicht anmelden.",
   "auth.emailExists": "Es gibt bereits ein Konto mit dieser E-Mail-Adresse.",

@@ -37,6 +37,9 @@ export const es: LocaleTable = {
   "auth.passwordsDoNotMatch": "Las contraseñas no coinciden.",
   "auth.passwordTooShort": "La contraseña es demasiado corta. La longitud mínima es {n}.",
   "auth.passwordTooLong": "La contraseña es demasiado larga. La longitud máxima es {n}.",
+  "auth.passwordBreached": "Esta contraseña ha aparecido en una filtración de datos. Elige otra.",
+  "auth.passwordTooWeak":
+    "Esta contraseña es demasiado fácil de adivinar. Elige una más larga o menos predecible.",
   "auth.wrongEmailOrPassword": "Correo electrónico o contraseña incorrectos.",
   "auth.banned": "El administrador del sitio ha suspendido esta cuenta, por lo que no puede iniciar sesión.",
   "auth.emailExists": "Ya existe una cuenta con este correo electrónico.",

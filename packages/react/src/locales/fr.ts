@@ -37,6 +37,9 @@ export const fr: LocaleTable = {
   "auth.passwordsDoNotMatch": "Les mots de passe ne correspondent pas.",
   "auth.passwordTooShort": "Mot de passe trop court. Longueur minimale : {n}.",
   "auth.passwordTooLong": "Mot de passe trop long. Longueur maximale : {n}.",
+  "auth.passwordBreached": "Ce mot de passe figure dans une fuite de données. Veuillez en choisir un autre.",
+  "auth.passwordTooWeak":
+    "Ce mot de passe est trop facile à deviner. Veuillez en choisir un plus long ou moins prévisible.",
   "auth.wrongEmailOrPassword": "E-mail ou mot de passe incorrect.",
   "auth.banned": "Ce compte a été suspendu par l’administrateur du site et ne peut pas se connecter.",
   "auth.emailExists": "Un compte existe déjà avec cette adresse e-mail.",

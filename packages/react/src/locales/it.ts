@@ -37,6 +37,9 @@ export const it: LocaleTable = {
   "auth.passwordsDoNotMatch": "Le password non coincidono.",
   "auth.passwordTooShort": "Password troppo corta. La lunghezza minima è {n}.",
   "auth.passwordTooLong": "Password troppo lunga. La lunghezza massima è {n}.",
+  "auth.passwordBreached": "Questa password è comparsa in una violazione di dati. Scegline un'altra.",
+  "auth.passwordTooWeak":
+    "Questa password è troppo facile da indovinare. Scegline una più lunga o meno prevedibile.",
   "auth.wrongEmailOrPassword": "E-mail o password errati.",
   "auth.banned": "Questo account è stato sospeso dall’amministratore del sito e non può accedere.",
   "auth.emailExists": "Esiste già un account con questa e-mail.",

@@ -37,6 +37,9 @@ export const ja: LocaleTable = {
   "auth.passwordsDoNotMatch": "パスワードが一致しません。",
   "auth.passwordTooShort": "パスワードが短すぎます。{n} 文字以上にしてください。",
   "auth.passwordTooLong": "パスワードが長すぎます。{n} 文字以内にしてください。",
+  "auth.passwordBreached": "このパスワードはデータ漏洩で見つかっています。別のパスワードを選んでください。",
+  "auth.passwordTooWeak":
+    "このパスワードは推測されやすすぎます。より長い、または予測しにくいパスワードを選んでください。",
   "auth.wrongEmailOrPassword": "メールアドレスまたはパスワードが正しくありません。",
   "auth.banned": "このアカウントはサイト管理者によって停止されているため、サインインできません。",
   "auth.emailExists": "このメールアドレスのアカウントはすでに存在します。",

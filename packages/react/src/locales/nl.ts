@@ -37,6 +37,9 @@ export const nl: LocaleTable = {
   "auth.passwordsDoNotMatch": "De wachtwoorden komen niet overeen.",
   "auth.passwordTooShort": "Wachtwoord te kort. De minimale lengte is {n}.",
   "auth.passwordTooLong": "Wachtwoord te lang. De maximale lengte is {n}.",
+  "auth.passwordBreached": "Dit wachtwoord is uitgelekt bij een datalek. Kies een ander wachtwoord.",
+  "auth.passwordTooWeak":
+    "Dit wachtwoord is te makkelijk te raden. Kies een langer of minder voorspelbaar wachtwoord.",
   "auth.wrongEmailOrPassword": "Onjuist e-mailadres of wachtwoord.",
   "auth.banned": "Dit account is geblokkeerd door de beheerder van de site en kan niet inloggen.",
   "auth.emailExists": "Er bestaat al een account met dit e-mailadres.",

@@ -37,6 +37,8 @@ export const pl: LocaleTable = {
   "auth.passwordsDoNotMatch": "Hasła nie są takie same.",
   "auth.passwordTooShort": "Hasło jest za krótkie. Minimalna długość to {n}.",
   "auth.passwordTooLong": "Hasło jest za długie. Maksymalna długość to {n}.",
+  "auth.passwordBreached": "To hasło pojawiło się w wycieku danych. Wybierz inne.",
+  "auth.passwordTooWeak": "To hasło jest zbyt łatwe do odgadnięcia. Wybierz dłuższe lub mniej przewidywalne.",
   "auth.wrongEmailOrPassword": "Nieprawidłowy e-mail lub hasło.",
   "auth.banned": "To konto zostało zawieszone przez administratora witryny i nie może się zalogować.",
   "auth.emailExists": "Konto z tym adresem e-mail już istnieje.",

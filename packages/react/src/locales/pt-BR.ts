@@ -37,6 +37,9 @@ export const ptBR: LocaleTable = {
   "auth.passwordsDoNotMatch": "As senhas não coincidem.",
   "auth.passwordTooShort": "Senha muito curta. O tamanho mínimo é {n}.",
   "auth.passwordTooLong": "Senha muito longa. O tamanho máximo é {n}.",
+  "auth.passwordBreached": "Esta senha apareceu em um vazamento de dados. Escolha outra.",
+  "auth.passwordTooWeak":
+    "Esta senha é fácil demais de adivinhar. Escolha uma mais longa ou menos previsível.",
   "auth.wrongEmailOrPassword": "E-mail ou senha incorretos.",
   "auth.banned": "Esta conta foi suspensa pelo administrador do site e não pode entrar.",
   "auth.emailExists": "Já existe uma conta com este e-mail.",

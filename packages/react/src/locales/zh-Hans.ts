@@ -37,6 +37,8 @@ export const zhHans: LocaleTable = {
   "auth.passwordsDoNotMatch": "两次输入的密码不一致。",
   "auth.passwordTooShort": "密码太短，至少需要 {n} 个字符。",
   "auth.passwordTooLong": "密码太长，最多 {n} 个字符。",
+  "auth.passwordBreached": "此密码曾出现在数据泄露中，请选择其他密码。",
+  "auth.passwordTooWeak": "此密码太容易被猜到，请选择更长或更难预测的密码。",
   "auth.wrongEmailOrPassword": "电子邮箱或密码错误。",
   "auth.banned": "此账号已被网站管理员停用，无法登录。",
   "auth.emailExists": "使用此电子邮箱的账号已存在。",

@@ -37,6 +37,8 @@ export const zhHant: LocaleTable = {
   "auth.passwordsDoNotMatch": "兩次輸入的密碼不一致。",
   "auth.passwordTooShort": "密碼太短，至少需要 {n} 個字元。",
   "auth.passwordTooLong": "密碼太長，最多 {n} 個字元。",
+  "auth.passwordBreached": "此密碼曾出現在資料外洩中，請選擇其他密碼。",
+  "auth.passwordTooWeak": "此密碼太容易被猜到，請選擇更長或更難預測的密碼。",
   "auth.wrongEmailOrPassword": "電子郵件或密碼錯誤。",
   "auth.banned": "此帳戶已遭網站管理員停權，無法登入。",
   "auth.emailExists": "已有帳戶使用此電子郵件。",

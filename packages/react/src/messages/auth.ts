@@ -18,6 +18,9 @@ export const auth = {
   "auth.passwordsDoNotMatch": "Passwords do not match.",
   "auth.passwordTooShort": "Password too short. Minimum length is {n}.",
   "auth.passwordTooLong": "Password too long. Maximum length is {n}.",
+  "auth.passwordBreached": "This password has appeared in a data breach. Please choose a different one.",
+  "auth.passwordTooWeak":
+    "This password is too easy to guess. Please choose a longer or less predictable one.",
   "auth.wrongEmailOrPassword": "Wrong e-mail or password.",
   "auth.banned": "This account has been suspended by the site's administrator, so it cannot sign in.",
   "auth.emailExists": "An account with this e-mail already exists.",

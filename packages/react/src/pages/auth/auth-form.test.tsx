@@ -296,6 +296,19 @@ describe("a project with e-mail and password and the e-mail code", () => {
       expect(live.navigations).toEqual([]);
     });
 
+    it("says in place that a password appeared in a data breach", async () => {
+      const user = userEvent.setup();
+      await renderWithApp(live.newApp(), <SignUp />);
+      await user.type(screen.getByLabelText("E-mail"), uniqueEmail("breached"));
+      await user.type(screen.getByLabelText("Password"), "password123");
+      await user.type(screen.getByLabelText("Repeat password"), "password123");
+      await user.click(screen.getByRole("button", { name: "Sign up" }));
+      expect((await screen.findByText(/appeared in a data breach/)).textContent).toBe(
+        "This password has appeared in a data breach. Please choose a different one.",
+      );
+      expect(live.navigations).toEqual([]);
+    });
+
     it("says an e-mail is taken, and signs a new one up", async () => {
       const taken = uniqueEmail("taken");
       await createUser(live, taken);

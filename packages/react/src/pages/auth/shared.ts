@@ -63,12 +63,14 @@ export function checkNewPassword({ password, repeat }: NewPassword, t: Translate
   return { password: passwordError, repeat: repeatError };
 }
 
-/** The server's password-length errors, with the limits it names. */
+/** The server's password-policy errors: lengths with the limits it names, breached and too-weak passwords. */
 export const PASSWORD_ERROR_TEXTS: ErrorTexts = {
   PASSWORD_TOO_SHORT: (error, t) =>
     t("auth.passwordTooShort", { n: Number(error.details?.min_length ?? PASSWORD_MIN_LENGTH) }),
   PASSWORD_TOO_LONG: (error, t) =>
     t("auth.passwordTooLong", { n: Number(error.details?.maxLength ?? PASSWORD_MAX_LENGTH) }),
+  PASSWORD_BREACHED: "auth.passwordBreached",
+  PASSWORD_TOO_WEAK: "auth.passwordTooWeak",
 };
 
 /** The verification-code errors of a link from an e-mail; a cut-off code fails the server's format check. */
