@@ -684,6 +684,19 @@ export const SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION = /* @__PURE__ */ defin
     details: (a) => ({ email: a.email }),
   },
 );
+// [GO] Gatehouse as an OpenID Provider (apps/server/src/oidc-provider/).
+export const OIDC_CLIENT_NOT_FOUND = /* @__PURE__ */ define<{ client_id: string }>("OIDC_CLIENT_NOT_FOUND", {
+  message: (a) => `OAuth client ${a.client_id} not found.`,
+  details: (a) => ({ client_id: a.client_id }),
+});
+export const OIDC_INTERACTION_NOT_FOUND = /* @__PURE__ */ define<{ interaction_id: string }>(
+  "OIDC_INTERACTION_NOT_FOUND",
+  {
+    message: (a) =>
+      `The sign-in request ${a.interaction_id} was not found or has expired. Start signing in from the app again.`,
+    details: (a) => ({ interaction_id: a.interaction_id }),
+  },
+);
 
 export const KnownErrors = {
   BODY_PARSING_ERROR,
@@ -801,6 +814,8 @@ export const KnownErrors = {
   SSO_DOMAIN_VERIFICATION_FAILED,
   SSO_REQUIRED,
   SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION,
+  OIDC_CLIENT_NOT_FOUND,
+  OIDC_INTERACTION_NOT_FOUND,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;
