@@ -3,171 +3,30 @@
 // calls, made here as the page would), id_token claims, userinfo, refresh rotation with reuse detection,
 // introspection and revocation; and the refusals: wrong redirect_uri, reused code, wrong verifier, refresh reuse,
 // another project's token, prompt=none without a session.
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { decodeJwt } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../testing/server-process.ts";
 import {
-  accessHeaders,
-  createTestServer,
-  type ProjectKeys,
-  type TestServer,
-  uniqueEmail,
-  uniqueIp,
-  withToken,
-} from "../testing/test-server.ts";
+  Browser,
+  CALLBACK,
+  exchange,
+  type OpSuite,
+  type Project,
+  project,
+  registerClient,
+  rp,
+  signIn,
+  startOpSuite,
+} from "../testing/oidc-relying-party.ts";
+import { type TestServer, uniqueEmail } from "../testing/test-server.ts";
 
-const APP = "https://app.example.com";
-const CALLBACK = "https://rp.example.com/callback";
-
+let suite: OpSuite & { close: () => Promise<void> };
 let server: TestServer;
-let base: string;
-let close: () => void;
-
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = await createTestServer({ baseUrl: base });
-  const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => http.once("listening", () => resolve()));
-  expect((http.address() as AddressInfo).port).toBe(port);
-  close = () => http.close();
+  suite = await startOpSuite();
+  server = suite.server;
 });
-afterAll(async () => {
-  close?.();
-  await server?.close();
-});
-
-type Project = { keys: ProjectKeys; issuer: string };
-
-async function project(): Promise<Project> {
-  const { keys } = await server.createProject({
-    config: { domains: [{ domain: APP, handler_path: "/handler" }] },
-  });
-  return { keys, issuer: `${base}/api/v1/projects/${keys.projectId}/oidc` };
-}
-
-async function api(
-  p: Project,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await server.request(path, {
-    method,
-    headers: {
-      ...accessHeaders("admin", p.keys),
-      "content-type": "application/json",
-      "x-forwarded-for": uniqueIp(),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-async function registerClient(p: Project, extra: Record<string, unknown> = {}) {
-  const created = await api(p, "POST", "/api/v1/oidc-provider/clients", {
-    display_name: "Wiki",
-    type: "confidential",
-    redirect_uris: [CALLBACK],
-    allowed_scopes: ["openid", "profile", "email", "offline_access"],
-    logo_url: "https://rp.example.com/logo.png",
-    ...extra,
-  });
-  expect(created.status).toBe(201);
-  return created.body as { client_id: string; client_secret: string | null };
-}
-
-async function rp(p: Project, client: { client_id: string; client_secret: string | null }) {
-  return oidc.discovery(new URL(p.issuer), client.client_id, client.client_secret ?? undefined, undefined, {
-    execute: [oidc.allowInsecureRequests],
-  });
-}
-
-/** A tiny cookie jar for the browser's hops through the provider. */
-class Browser {
-  cookies = new Map<string, string>();
-  async get(url: string): Promise<Response> {
-    const res = await fetch(url, {
-      redirect: "manual",
-      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const [name, ...value] = (pair ?? "").split("=");
-      if (name) this.cookies.set(name.trim(), value.join("="));
-    }
-    return res;
-  }
-  /** Follows redirects while they stay on the provider; returns the first location elsewhere. */
-  async follow(url: string, issuer: string): Promise<string> {
-    let location = url;
-    for (let hop = 0; hop < 10 && location.startsWith(issuer); hop++) {
-      const res = await this.get(location);
-      const next = res.headers.get("location");
-      if (!next) throw new Error(`no redirect from ${location}: ${res.status} ${await res.text()}`);
-      location = new URL(next, location).href;
-    }
-    return location;
-  }
-}
-
-type Started = { browser: Browser; verifier: string; nonce: string; state: string; callback: URL };
-
-/** The whole front channel: authorize, our consent step as the handler page drives it, back to the app. */
-async function signIn(
-  p: Project,
-  config: oidc.Configuration,
-  user: { accessToken: string },
-  options: { scope?: string; browser?: Browser } = {},
-): Promise<Started & { consent: Record<string, unknown> }> {
-  const browser = options.browser ?? new Browser();
-  const verifier = oidc.randomPKCECodeVerifier();
-  const nonce = oidc.randomNonce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: CALLBACK,
-    scope: options.scope ?? "openid profile email offline_access",
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    nonce,
-    state,
-    prompt: "consent",
-  });
-  const consentPage = new URL(await browser.follow(url.href, p.issuer));
-  expect(consentPage.origin + consentPage.pathname).toBe(`${APP}/handler/oidc-consent`);
-  const interactionId = consentPage.searchParams.get("interaction_id") ?? "";
-  const asUser = { ...accessHeaders("client", p.keys), ...withToken(user.accessToken) };
-  const consent = await api(
-    p,
-    "GET",
-    `/api/v1/oidc-provider/interactions/${interactionId}`,
-    undefined,
-    asUser,
-  );
-  expect(consent.status).toBe(200);
-  const accepted = await api(
-    p,
-    "POST",
-    `/api/v1/oidc-provider/interactions/${interactionId}/accept`,
-    {},
-    asUser,
-  );
-  expect(accepted.status).toBe(200);
-  const callback = new URL(await browser.follow(String(accepted.body.redirect_url), p.issuer));
-  return { browser, verifier, nonce, state, callback, consent: consent.body };
-}
-
-const exchange = (config: oidc.Configuration, s: Started, verifier = s.verifier) =>
-  oidc.authorizationCodeGrant(config, s.callback, {
-    pkceCodeVerifier: verifier,
-    expectedNonce: s.nonce,
-    expectedState: s.state,
-  });
+afterAll(() => suite?.close());
 
 describe("OpenID Provider with openid-client", () => {
   let p: Project;
@@ -177,8 +36,8 @@ describe("OpenID Provider with openid-client", () => {
   let email: string;
 
   beforeAll(async () => {
-    p = await project();
-    client = await registerClient(p);
+    p = await project(suite);
+    client = await registerClient(suite, p);
     config = await rp(p, client);
     email = uniqueEmail();
     user = await server.signIn(p.keys.projectId, { email });
@@ -201,7 +60,7 @@ describe("OpenID Provider with openid-client", () => {
   });
 
   it("runs the code flow with PKCE: consent, id_token, userinfo", async () => {
-    const started = await signIn(p, config, user);
+    const started = await signIn(suite, p, config, user);
     expect(started.consent).toMatchObject({
       client: {
         client_id: client.client_id,
@@ -225,13 +84,13 @@ describe("OpenID Provider with openid-client", () => {
   });
 
   it("remembers consent: the next sign-in needs none", async () => {
-    const again = await signIn(p, config, user);
+    const again = await signIn(suite, p, config, user);
     expect(again.consent.consent_required).toBe(false);
     expect(again.consent.scopes).toEqual([]);
   });
 
   it("rotates refresh tokens and revokes the grant when a used one comes back", async () => {
-    const tokens = await exchange(config, await signIn(p, config, user));
+    const tokens = await exchange(config, await signIn(suite, p, config, user));
     const first = tokens.refresh_token ?? "";
     expect(first).not.toBe("");
     const rotated = await oidc.refreshTokenGrant(config, first);
@@ -246,7 +105,7 @@ describe("OpenID Provider with openid-client", () => {
   });
 
   it("introspects and revokes access tokens", async () => {
-    const tokens = await exchange(config, await signIn(p, config, user));
+    const tokens = await exchange(config, await signIn(suite, p, config, user));
     const live = await oidc.tokenIntrospection(config, tokens.access_token);
     expect(live).toMatchObject({ active: true, sub: user.userId, client_id: client.client_id });
     await oidc.tokenRevocation(config, tokens.access_token);
@@ -255,14 +114,14 @@ describe("OpenID Provider with openid-client", () => {
   });
 
   it("refuses a reused code, and ends the tokens it gave", async () => {
-    const started = await signIn(p, config, user);
+    const started = await signIn(suite, p, config, user);
     const tokens = await exchange(config, started);
     await expect(exchange(config, started)).rejects.toMatchObject({ error: "invalid_grant" });
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
   });
 
   it("refuses a code with the wrong verifier", async () => {
-    const started = await signIn(p, config, user);
+    const started = await signIn(suite, p, config, user);
     await expect(exchange(config, started, oidc.randomPKCECodeVerifier())).rejects.toMatchObject({
       error: "invalid_grant",
     });
@@ -300,10 +159,10 @@ describe("OpenID Provider with openid-client", () => {
   });
 
   it("does not accept another project's tokens or clients", async () => {
-    const other = await project();
-    const otherClient = await registerClient(other);
+    const other = await project(suite);
+    const otherClient = await registerClient(suite, other);
     const otherConfig = await rp(other, otherClient);
-    const tokens = await exchange(config, await signIn(p, config, user));
+    const tokens = await exchange(config, await signIn(suite, p, config, user));
     expect((await oidc.tokenIntrospection(otherConfig, tokens.access_token)).active).toBe(false);
     await expect(oidc.fetchUserInfo(otherConfig, tokens.access_token, user.userId)).rejects.toBeDefined();
     // This project's client does not exist at the other project's provider.
