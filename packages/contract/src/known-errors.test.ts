@@ -120,6 +120,9 @@ const expectedStatuses: Record<string, number> = {
   SSO_DOMAIN_VERIFICATION_FAILED: 400,
   SSO_REQUIRED: 403,
   SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION: 409,
+  // [GO] The OpenID Provider (apps/server/src/oidc-provider/).
+  OIDC_CLIENT_NOT_FOUND: 404,
+  OIDC_INTERACTION_NOT_FOUND: 404,
 };
 
 describe("catalogue", () => {

@@ -49,6 +49,7 @@ export {
   readImpersonationLink,
   type SessionTokens,
 } from "./impersonation.ts";
+export type { OidcConsentRequest, OidcGrantedApp } from "./oidc-consent.ts";
 export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
 export type {
   PermissionDefinition,

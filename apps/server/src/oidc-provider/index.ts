@@ -1,11 +1,10 @@
 // Gatehouse as an OpenID Provider, built once in deps.ts: the OAuth clients, one oidc-provider per project (rebuilt
 // now and then so rotated signing keys are picked up), the consent step, and the Node handler the route mounts.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type Provider from "oidc-provider";
 import { endUserGrants } from "./adapter.ts";
 import { createOidcClients } from "./clients.ts";
 import { createOidcInteractions } from "./interactions.ts";
-import { buildProvider, mountPathOf, type ProviderDeps } from "./provider.ts";
+import { buildProvider, mountPathOf, type Provider, type ProviderDeps } from "./provider.ts";
 
 /** Keys are published an hour before they sign, so a provider rebuilt every ten minutes never signs with a stale one. */
 const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;

@@ -2,14 +2,12 @@
 // what the app asks, then accept (log the user in at the OP and grant the scopes) or deny. Also the user's grants.
 import { KnownErrors } from "@gatehouse/contract";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import type Provider from "oidc-provider";
-import type { InteractionInstance } from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
 import { endUserGrants } from "./adapter.ts";
 import type { OidcClientRow, OidcClients } from "./clients.ts";
-import { latestGrantId } from "./provider.ts";
+import { type InteractionInstance, latestGrantId, type Provider } from "./provider.ts";
 
 type Deps = {
   db: Db;

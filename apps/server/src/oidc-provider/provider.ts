@@ -1,8 +1,9 @@
 // One oidc-provider instance per project (issuer `<base>/api/v1/projects/<id>/oidc`), configured for Gatehouse:
 // our storage adapter, the project's ES256 keys, our users as accounts, our handler pages for sign-in and consent.
+/// <reference path="./oidc-provider.d.ts" />
 import { createHmac } from "node:crypto";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
-import Provider, { type KoaContextWithOIDC } from "oidc-provider";
+import Provider, { type InteractionInstance, type KoaContextWithOIDC } from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash.ts";
 import type { Db } from "../db/client.ts";
@@ -174,3 +175,5 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
   };
   return provider;
 }
+
+export type { InteractionInstance, Provider };
