@@ -1,5 +1,7 @@
 // @gatehouse/sdk: client, server and admin apps for Gatehouse (and any server speaking Stack Auth's wire protocol),
 // named and shaped like Stack Auth's published SDK. Framework-agnostic: browsers and Node.
+
+export type { OidcClientCreateOptions } from "./admin-app.ts";
 export {
   type AdminAppOptions,
   type AdminProject,
