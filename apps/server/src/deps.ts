@@ -388,6 +388,10 @@ export function createDeps(options: DepsOptions) {
       usersRepo,
       teamsRepo,
       signingKeys,
+      async sessionStartedAt(projectId, sessionId) {
+        const session = await sessions.find(projectId, sessionId);
+        return session ? Math.floor(session.createdAt.getTime() / 1000) : undefined;
+      },
       async consentPageUrl(projectId, interactionId) {
         const domain = (await projectsRepo.find(projectId))?.config.domains[0];
         if (!domain) return undefined;

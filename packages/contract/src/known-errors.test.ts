@@ -123,6 +123,7 @@ const expectedStatuses: Record<string, number> = {
   // [GO] The OpenID Provider (apps/server/src/oidc-provider/).
   OIDC_CLIENT_NOT_FOUND: 404,
   OIDC_INTERACTION_NOT_FOUND: 404,
+  OIDC_FRESH_SIGN_IN_REQUIRED: 403,
 };
 
 describe("catalogue", () => {

@@ -697,6 +697,10 @@ export const OIDC_INTERACTION_NOT_FOUND = /* @__PURE__ */ define<{ interaction_i
     details: (a) => ({ interaction_id: a.interaction_id }),
   },
 );
+export const OIDC_FRESH_SIGN_IN_REQUIRED = /* @__PURE__ */ define("OIDC_FRESH_SIGN_IN_REQUIRED", {
+  message: () =>
+    "The app asks for a fresh sign-in (prompt=login or max_age): sign out, sign in again, then answer the request.",
+});
 
 export const KnownErrors = {
   BODY_PARSING_ERROR,
@@ -816,6 +820,7 @@ export const KnownErrors = {
   SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION,
   OIDC_CLIENT_NOT_FOUND,
   OIDC_INTERACTION_NOT_FOUND,
+  OIDC_FRESH_SIGN_IN_REQUIRED,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

@@ -9,6 +9,8 @@ export type OidcConsentRequest = {
   client: { client_id: string; display_name: string; logo_url: string | null; first_party: boolean };
   scopes: string[];
   consent_required: boolean;
+  /** The app asks for a fresh sign-in: sign out and in again before answering. */
+  sign_in_required: boolean;
 };
 
 export type OidcGrantedApp = {

@@ -182,3 +182,40 @@ describe("the user's granted apps, bans and signing out everywhere", () => {
     expect(tokens.claims()?.sub).toBe(user.userId);
   });
 });
+
+describe("fresh sign-in (prompt=login)", () => {
+  it("refuses a session older than the request, accepts a newer one, and reports its start as auth_time", async () => {
+    const created = await registerClient(suite, p);
+    const config = await rp(p, created);
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const browser = new Browser();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK,
+      scope: "openid",
+      prompt: "login",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    });
+    const page = new URL(await browser.follow(url.href, p.issuer));
+    const interaction = `/api/v1/oidc-provider/interactions/${page.searchParams.get("interaction_id")}`;
+    const as = (token: string) => ({ ...accessHeaders("client", p.keys), ...withToken(token) });
+    // The test clock stands at the server's start, before this request: the session is too old for prompt=login.
+    const details = await api(suite, p, "GET", interaction, undefined, as(user.accessToken));
+    expect(details.body.sign_in_required).toBe(true);
+    const refused = await api(suite, p, "POST", `${interaction}/accept`, {}, as(user.accessToken));
+    expect(refused).toMatchObject({ status: 403, body: { code: "OIDC_FRESH_SIGN_IN_REQUIRED" } });
+
+    // Signed in again after the request: accepted, and auth_time is when that session began.
+    server.clock.set(new Date(Date.now() + 5000));
+    const record = await server.deps.usersRepo.find(p.keys.projectId, user.userId);
+    if (!record) throw new Error("user gone");
+    const again = await server.deps.sessions.signInNew(async () => record);
+    const token = await server.deps.sessions.mintAccessToken(record, again.sessionId);
+    expect((await api(suite, p, "GET", interaction, undefined, as(token))).body.sign_in_required).toBe(false);
+    const accepted = await api(suite, p, "POST", `${interaction}/accept`, {}, as(token));
+    const landed = new URL(await browser.follow(String(accepted.body.redirect_url), p.issuer));
+    const tokens = await oidc.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier });
+    expect(tokens.claims()?.auth_time).toBe(Math.floor(server.clock.now().getTime() / 1000));
+  });
+});

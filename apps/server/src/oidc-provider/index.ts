@@ -9,7 +9,9 @@ import { buildProvider, mountPathOf, type Provider, type ProviderDeps } from "./
 /** Keys are published an hour before they sign, so a provider rebuilt every ten minutes never signs with a stale one. */
 const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
 
-export type OidcProviderDeps = Omit<ProviderDeps, "clients">;
+export type OidcProviderDeps = Omit<ProviderDeps, "clients"> & {
+  sessionStartedAt: (projectId: string, sessionId: string) => Promise<number | undefined>;
+};
 
 export function createOidcProvider(deps: OidcProviderDeps) {
   const clients = createOidcClients({ db: deps.db, clock: deps.clock });
@@ -28,7 +30,13 @@ export function createOidcProvider(deps: OidcProviderDeps) {
 
   return {
     clients,
-    interactions: createOidcInteractions({ db: deps.db, clock: deps.clock, clients, providerFor }),
+    interactions: createOidcInteractions({
+      db: deps.db,
+      clock: deps.clock,
+      clients,
+      providerFor,
+      sessionStartedAt: deps.sessionStartedAt,
+    }),
     mountPathOf,
 
     /** Hands a request under the project's mount path to its provider; resolves when the answer is sent. */

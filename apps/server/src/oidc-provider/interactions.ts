@@ -14,7 +14,12 @@ type Deps = {
   clock: Clock;
   clients: OidcClients;
   providerFor: (projectId: string) => Promise<Provider>;
+  /** When the user's Gatehouse session began (their real authentication time), in epoch seconds. */
+  sessionStartedAt: (projectId: string, sessionId: string) => Promise<number | undefined>;
 };
+
+/** The signed-in user as the handler page's request names them: the user and their Gatehouse session. */
+export type ConsentingUser = { id: string; sessionId: string };
 
 export function createOidcInteractions(deps: Deps) {
   const { db, clock, clients } = deps;
@@ -40,6 +45,21 @@ export function createOidcInteractions(deps: Deps) {
     return id ? provider.Grant.find(id) : undefined;
   }
 
+  /**
+   * The app's demand for a fresh sign-in, checked against when the user's session really began: prompt=login needs
+   * a session begun after the request, max_age one no older than that. oidc-provider trusts our login result (its
+   * `ts` becomes auth_time), so this check is ours.
+   */
+  async function authTime(projectId: string, user: ConsentingUser, interaction: InteractionInstance) {
+    const startedAt = (await deps.sessionStartedAt(projectId, user.sessionId)) ?? 0;
+    const prompts = String(interaction.params.prompt ?? "").split(" ");
+    const maxAge = Number(interaction.params.max_age);
+    const stale =
+      (prompts.includes("login") && startedAt < interaction.iat) ||
+      (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && startedAt + maxAge < epoch());
+    return { startedAt, stale };
+  }
+
   async function finish(interaction: InteractionInstance, result: Record<string, unknown>): Promise<string> {
     interaction.result = result;
     await interaction.save(Math.max(interaction.exp - epoch(), 1));
@@ -47,9 +67,9 @@ export function createOidcInteractions(deps: Deps) {
   }
 
   return {
-    async details(projectId: string, userId: string, interactionId: string) {
+    async details(projectId: string, user: ConsentingUser, interactionId: string) {
       const { provider, interaction, client } = await load(projectId, interactionId);
-      const grant = await existingGrant(provider, projectId, userId, client.clientId);
+      const grant = await existingGrant(provider, projectId, user.id, client.clientId);
       const granted = new Set(grant?.getOIDCScope().split(" ") ?? []);
       const missing = requested(interaction, client).filter((scope) => !granted.has(scope));
       return {
@@ -62,12 +82,16 @@ export function createOidcInteractions(deps: Deps) {
         },
         scopes: missing,
         consent_required: !client.firstParty && missing.length > 0,
+        sign_in_required: (await authTime(projectId, user, interaction)).stale,
       };
     },
 
     /** Logs the user in at the OP and grants the asked scopes (a first-party client's need no consent page). */
-    async accept(projectId: string, userId: string, interactionId: string): Promise<string> {
+    async accept(projectId: string, user: ConsentingUser, interactionId: string): Promise<string> {
       const { provider, interaction, client } = await load(projectId, interactionId);
+      const { startedAt, stale } = await authTime(projectId, user, interaction);
+      if (stale) throw KnownErrors.OIDC_FRESH_SIGN_IN_REQUIRED();
+      const userId = user.id;
       let grant = await existingGrant(provider, projectId, userId, client.clientId);
       if (!grant || grant.accountId !== userId)
         grant = new provider.Grant({ accountId: userId, clientId: client.clientId });
@@ -75,7 +99,7 @@ export function createOidcInteractions(deps: Deps) {
       const grantId = await grant.save();
       return finish(interaction, {
         // A different user than the OP session's signs in: the OP session switches to them.
-        login: { accountId: userId, ts: epoch(), remember: true },
+        login: { accountId: userId, ts: startedAt, remember: true },
         consent: { grantId },
       });
     },

@@ -24,6 +24,7 @@ declare module "oidc-provider" {
 
   export type InteractionInstance = {
     uid: string;
+    iat: number;
     exp: number;
     returnTo: string;
     grantId?: string;

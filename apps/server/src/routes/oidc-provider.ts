@@ -70,15 +70,11 @@ export function registerOidcProviderRoutes(app: Hono<AppEnv>, deps: Deps): void 
   });
 
   bindRoute(app, deps, getOidcInteractionRoute, async ({ params }, { caller }) =>
-    op.interactions.details(projectOf(caller).id, userOf(caller).id, params.interaction_id),
+    op.interactions.details(projectOf(caller).id, userOf(caller), params.interaction_id),
   );
 
   bindRoute(app, deps, acceptOidcInteractionRoute, async ({ params }, { caller }) => ({
-    redirect_url: await op.interactions.accept(
-      projectOf(caller).id,
-      userOf(caller).id,
-      params.interaction_id,
-    ),
+    redirect_url: await op.interactions.accept(projectOf(caller).id, userOf(caller), params.interaction_id),
   }));
 
   bindRoute(app, deps, denyOidcInteractionRoute, async ({ params }, { caller }) => ({

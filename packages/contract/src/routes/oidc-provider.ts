@@ -131,6 +131,11 @@ export const oidcInteractionSchema = z
     scopes: z.array(z.string()),
     /** True when nothing needs the user's consent (a first-party client, or scopes granted before). */
     consent_required: z.boolean(),
+    /**
+     * True when the app asked for a fresh sign-in (prompt=login after this session began, or a max_age the session
+     * is older than): the page signs the user out and in again before answering.
+     */
+    sign_in_required: z.boolean(),
   })
   .meta({ id: "OidcInteraction" });
 

@@ -36,6 +36,13 @@ export function OidcConsent() {
   const load = useAction(async () => {
     const loaded = await app.getOidcConsent(interactionId ?? "");
     setRequest(loaded);
+    // The app asked for a fresh sign-in (prompt=login, max_age): out and in again, then back to this page.
+    if (loaded.sign_in_required) {
+      setLeaving(true);
+      await app.signOut();
+      await app.redirectToSignIn();
+      return;
+    }
     // Nothing to ask (a first-party app, or every scope granted before): continue without a click.
     if (!loaded.consent_required) await answer.run(true);
   }, ERROR_TEXTS);
