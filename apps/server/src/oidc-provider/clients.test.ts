@@ -219,3 +219,45 @@ describe("fresh sign-in (prompt=login)", () => {
     expect(tokens.claims()?.auth_time).toBe(Math.floor(server.clock.now().getTime() / 1000));
   });
 });
+
+describe("RP-initiated logout", () => {
+  it("asks, signs the user out of the OP and returns to the registered post-logout URI", async () => {
+    const created = await registerClient(suite, p, {
+      post_logout_redirect_uris: ["https://rp.example.com/bye"],
+    });
+    const config = await rp(p, created);
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const started = await signIn(suite, p, config, user);
+    const tokens = await exchange(config, started);
+    const end = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: "https://rp.example.com/bye",
+      state: "bye-state",
+    });
+    const confirm = await started.browser.get(end.href);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(html).not.toContain("googleapis");
+    const action = /action="([^"]+)"/.exec(html)?.[1] ?? "";
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const answer = await fetch(new URL(action, p.issuer), {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: [...started.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+      },
+      body: new URLSearchParams({ xsrf, logout: "yes" }),
+    });
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get("location") ?? "");
+    expect(back.origin + back.pathname).toBe("https://rp.example.com/bye");
+    expect(back.searchParams.get("state")).toBe("bye-state");
+    // A post-logout URI that is not registered is refused.
+    const wrong = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: "https://evil.example.com/",
+    });
+    expect((await fetch(wrong, { redirect: "manual" })).status).toBe(400);
+  });
+});

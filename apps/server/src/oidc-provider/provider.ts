@@ -57,6 +57,24 @@ export async function latestGrantId(
   return row?.id;
 }
 
+type PageContext = { type: string; body: string };
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+/** RP-initiated logout asks first (a link alone must not sign anyone out); `form` is oidc-provider's, with its xsrf. */
+async function logoutSource(ctx: PageContext, form: string) {
+  ctx.type = "html";
+  ctx.body = page(
+    "Sign out?",
+    `${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+  );
+}
+
+async function postLogoutSuccessSource(ctx: PageContext) {
+  ctx.type = "html";
+  ctx.body = page("Signed out", "<p>You are signed out. You can close this window.</p>");
+}
+
 const ownTokenOnly = async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
   token.clientId === client.clientId;
 
@@ -111,7 +129,8 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
       // A client may introspect or revoke only its own tokens (the default lets any client ask about any token).
       revocation: { enabled: true, allowedPolicy: ownTokenOnly },
       introspection: { enabled: true, allowedPolicy: ownTokenOnly },
-      rpInitiatedLogout: { enabled: true },
+      // Our own plain pages: the package's defaults load web fonts from a third party.
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: true },
     },
     enabledJWA: {
