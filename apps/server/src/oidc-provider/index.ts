@@ -38,6 +38,8 @@ export function createOidcProvider(deps: OidcProviderDeps) {
       sessionStartedAt: deps.sessionStartedAt,
     }),
     mountPathOf,
+    /** The project's provider (the routes mount it; tests build interactions with it). */
+    providerFor,
 
     /** Hands a request under the project's mount path to its provider; resolves when the answer is sent. */
     async handle(projectId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {

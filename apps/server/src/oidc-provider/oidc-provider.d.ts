@@ -48,6 +48,9 @@ declare module "oidc-provider" {
       new (init: { accountId: string; clientId: string }): GrantInstance;
       find(id: string): Promise<GrantInstance | undefined>;
     };
-    Interaction: { find(id: string): Promise<InteractionInstance | undefined> };
+    Interaction: {
+      new (id: string, payload: Record<string, unknown>): InteractionInstance;
+      find(id: string): Promise<InteractionInstance | undefined>;
+    };
   }
 }
