@@ -7,6 +7,7 @@ import { AuthSettingsPage } from "./pages/auth-settings.tsx";
 import { DomainsPage } from "./pages/domains.tsx";
 import { EmailsPage } from "./pages/emails/index.tsx";
 import { NotFound } from "./pages/not-found.tsx";
+import { OAuthClientsPage } from "./pages/oauth-clients.tsx";
 import { Overview } from "./pages/overview.tsx";
 import { PermissionsPage } from "./pages/permissions.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
@@ -34,6 +35,7 @@ const PROJECT_SCREENS: [pattern: string, section: string, screen: Screen][] = [
   ["/emails", "/emails", EmailsPage],
   ["/api-keys", "/api-keys", ApiKeysPage],
   ["/webhooks", "/webhooks", WebhooksPage],
+  ["/oauth-apps", "/oauth-apps", OAuthClientsPage],
 ];
 
 export function Route({ path }: { path: string }) {

@@ -25,6 +25,7 @@ import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerMfaRoutes } from "./routes/mfa.ts";
 import { registerOAuthRoutes } from "./routes/oauth.ts";
 import { registerOAuthProviderRoutes } from "./routes/oauth-providers.ts";
+import { registerOidcProviderRoutes } from "./routes/oidc-provider.ts";
 import { registerOperationsRoutes } from "./routes/operations.ts";
 import { registerPageLoadRoutes } from "./routes/page-load.ts";
 import { registerPasskeyRoutes } from "./routes/passkeys.ts";
@@ -139,6 +140,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerTeamInvitationRoutes(app, deps);
   registerSsoRoutes(app, deps);
   registerScimRoutes(app, deps);
+  registerOidcProviderRoutes(app, deps);
   registerPermissionDefinitionRoutes(app, deps);
   registerProjectPermissionRoutes(app, deps);
   registerApiKeyRoutes(app, deps);

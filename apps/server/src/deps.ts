@@ -34,6 +34,7 @@ import { createProviderDirectory, type OAuthCredentials } from "./oauth/director
 import { createOAuthFlow } from "./oauth/flow.ts";
 import { createObservability, type ObservabilityOptions } from "./observability/index.ts";
 import { tracedMailer, tracedWebhookSender } from "./observability/traced.ts";
+import { createOidcProvider } from "./oidc-provider/index.ts";
 import { createActivityRecorder } from "./services/activity.ts";
 import { createApiKeyService } from "./services/api-keys.ts";
 import { createCliAuthService } from "./services/cli-auth.ts";
@@ -384,6 +385,27 @@ export function createDeps(options: DepsOptions) {
       // The same switch as webhooks': only tests and development reach their own network.
       allowPrivateUrls,
       dnsServers: options.ssoDnsServers ?? [],
+    }),
+    // [GO] Gatehouse as an OpenID Provider (oidc-provider/).
+    oidcProvider: createOidcProvider({
+      db,
+      clock,
+      secret: options.secret,
+      baseUrl: options.baseUrl,
+      trustProxy: options.trustProxy ?? false,
+      usersRepo,
+      teamsRepo,
+      signingKeys,
+      async sessionStartedAt(projectId, sessionId) {
+        const session = await sessions.find(projectId, sessionId);
+        return session ? Math.floor(session.createdAt.getTime() / 1000) : undefined;
+      },
+      async consentPageUrl(projectId, interactionId) {
+        const domain = (await projectsRepo.find(projectId))?.config.domains[0];
+        if (!domain) return undefined;
+        const query = new URLSearchParams({ interaction_id: interactionId });
+        return `${domain.domain}${domain.handler_path.replace(/\/$/, "")}/oidc-consent?${query}`;
+      },
     }),
     connectedAccounts: createConnectedAccounts({
       clock,

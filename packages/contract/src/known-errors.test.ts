@@ -132,6 +132,10 @@ const expectedStatuses: Record<string, number> = {
   SCIM_INVALID_PATH: 400,
   SCIM_INVALID_VALUE: 400,
   SCIM_USER_DEACTIVATED: 403,
+  // [GO] The OpenID Provider (apps/server/src/oidc-provider/).
+  OIDC_CLIENT_NOT_FOUND: 404,
+  OIDC_INTERACTION_NOT_FOUND: 404,
+  OIDC_FRESH_SIGN_IN_REQUIRED: 403,
 };
 
 describe("catalogue", () => {

@@ -705,6 +705,23 @@ export const SSO_ACCOUNT_BELONGS_TO_ANOTHER_ORGANIZATION = /* @__PURE__ */ defin
     details: (a) => ({ email: a.email }),
   },
 );
+// [GO] Gatehouse as an OpenID Provider (apps/server/src/oidc-provider/).
+export const OIDC_CLIENT_NOT_FOUND = /* @__PURE__ */ define<{ client_id: string }>("OIDC_CLIENT_NOT_FOUND", {
+  message: (a) => `OAuth client ${a.client_id} not found.`,
+  details: (a) => ({ client_id: a.client_id }),
+});
+export const OIDC_INTERACTION_NOT_FOUND = /* @__PURE__ */ define<{ interaction_id: string }>(
+  "OIDC_INTERACTION_NOT_FOUND",
+  {
+    message: (a) =>
+      `The sign-in request ${a.interaction_id} was not found or has expired. Start signing in from the app again.`,
+    details: (a) => ({ interaction_id: a.interaction_id }),
+  },
+);
+export const OIDC_FRESH_SIGN_IN_REQUIRED = /* @__PURE__ */ define("OIDC_FRESH_SIGN_IN_REQUIRED", {
+  message: () =>
+    "The app asks for a fresh sign-in (prompt=login or max_age): sign out, sign in again, then answer the request.",
+});
 
 // [GO] SCIM 2.0 provisioning (apps/server/src/sso/scim/): answered in RFC 7644's error shape, with a scimType.
 export const SCIM_TOKEN_INVALID = /* @__PURE__ */ define<undefined>("SCIM_TOKEN_INVALID", {
@@ -875,6 +892,9 @@ export const KnownErrors = {
   SCIM_INVALID_PATH,
   SCIM_INVALID_VALUE,
   SCIM_USER_DEACTIVATED,
+  OIDC_CLIENT_NOT_FOUND,
+  OIDC_INTERACTION_NOT_FOUND,
+  OIDC_FRESH_SIGN_IN_REQUIRED,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

@@ -21,6 +21,7 @@ import {
 } from "./pages/auth/index.ts";
 import { CliAuthConfirm } from "./pages/cli-auth-confirm.tsx";
 import { ImpersonationPage } from "./pages/impersonation.tsx";
+import { OidcConsent } from "./pages/oidc-consent.tsx";
 import { Onboarding } from "./pages/onboarding.tsx";
 import { TeamCreation } from "./pages/team-creation.tsx";
 import { TeamInvitation } from "./pages/team-invitation.tsx";
@@ -48,6 +49,8 @@ const PAGES: Record<string, [name: string | null, page: ComponentType]> = {
   onboarding: ["onboarding", Onboarding],
   // The SDK's HandlerUrls has no team-creation URL to move it to: it always lives under the handler path.
   "team-creation": [null, TeamCreation],
+  // [GO] The OpenID Provider sends apps' sign-ins here (apps/server/src/oidc-provider/): a fixed handler path.
+  "oidc-consent": [null, OidcConsent],
 };
 
 const subscribeToHistory = (onChange: () => void) => {

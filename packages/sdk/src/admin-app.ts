@@ -1,6 +1,7 @@
 // StackAdminApp: a project administrator's app, with the super secret admin key or, for the dashboard, an internal
 // user's access token ("owned" admin apps, which have no token store of their own). Project settings, API keys,
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
+import type { OidcClient } from "@gatehouse/contract";
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
 import { configCalls, createConfigChanges } from "./config-calls.ts";
@@ -17,6 +18,17 @@ import {
 } from "./permission-definitions.ts";
 import { type ServerAppOptions, StackServerApp } from "./server-app.ts";
 import { sessionReplayCalls } from "./session-replays.ts";
+
+/** [GO] What registering an OAuth client takes (POST /oidc-provider/clients). */
+export type OidcClientCreateOptions = {
+  display_name: string;
+  type: "confidential" | "public";
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[];
+  allowed_scopes?: string[];
+  logo_url?: string | null;
+  first_party?: boolean;
+};
 
 export type AdminAppOptions = Omit<ServerAppOptions, "secretServerKey"> & {
   secretServerKey?: string;
@@ -316,6 +328,32 @@ export class StackAdminApp extends StackServerApp {
       secretServerKey: json.secret_server_key as string | undefined,
       superSecretAdminKey: json.super_secret_admin_key as string | undefined,
     };
+  }
+
+  /** [GO] The project's OAuth/OIDC clients (Gatehouse as an OpenID Provider), in the wire's shape. */
+  async listOidcClients(): Promise<OidcClient[]> {
+    return (await this.adminRequest<{ items: OidcClient[] }>("/oidc-provider/clients")).items;
+  }
+
+  /** [GO] Registers a client; a confidential client's `client_secret` is in this answer only. */
+  async createOidcClient(
+    options: OidcClientCreateOptions,
+  ): Promise<OidcClient & { client_secret: string | null }> {
+    return this.adminRequest("/oidc-provider/clients", { method: "POST", body: options });
+  }
+
+  async updateOidcClient(
+    clientId: string,
+    changes: Partial<Omit<OidcClientCreateOptions, "type">>,
+  ): Promise<OidcClient> {
+    return this.adminRequest(`/oidc-provider/clients/${encodeURIComponent(clientId)}`, {
+      method: "PATCH",
+      body: changes,
+    });
+  }
+
+  async deleteOidcClient(clientId: string): Promise<void> {
+    await this.adminRequest(`/oidc-provider/clients/${encodeURIComponent(clientId)}`, { method: "DELETE" });
   }
 
   async listInternalApiKeys(): Promise<ApiKeySet[]> {

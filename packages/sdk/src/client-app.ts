@@ -480,6 +480,29 @@ export class StackClientApp {
     return completeCliLogin(this.transport, session, loginCode);
   }
 
+  /** [GO] The OIDC consent page's calls: what an app signing in through this project asks of the signed-in user. */
+  async getOidcConsent(interactionId: string) {
+    const { getOidcConsent } = await import("./oidc-consent.ts");
+    return getOidcConsent(this.transport, this.requireSession(), interactionId);
+  }
+
+  /** [GO] Accepts or denies the app; answers the URL the browser goes to next. */
+  async answerOidcConsent(interactionId: string, accept: boolean): Promise<string> {
+    const { answerOidcConsent } = await import("./oidc-consent.ts");
+    return answerOidcConsent(this.transport, this.requireSession(), interactionId, accept);
+  }
+
+  /** [GO] The apps the user has let sign them in through this project, and revoking one. */
+  async listOidcGrants() {
+    const { listOidcGrants } = await import("./oidc-consent.ts");
+    return listOidcGrants(this.transport, this.requireSession());
+  }
+
+  async revokeOidcGrant(clientId: string): Promise<void> {
+    const { revokeOidcGrant } = await import("./oidc-consent.ts");
+    await revokeOidcGrant(this.transport, this.requireSession(), clientId);
+  }
+
   /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
   signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
     return expectingErrors(

@@ -1,5 +1,7 @@
 // @gatehouse/sdk: client, server and admin apps for Gatehouse (and any server speaking Stack Auth's wire protocol),
 // named and shaped like Stack Auth's published SDK. Framework-agnostic: browsers and Node.
+
+export type { OidcClientCreateOptions } from "./admin-app.ts";
 export {
   type AdminAppOptions,
   type AdminProject,
@@ -49,6 +51,7 @@ export {
   readImpersonationLink,
   type SessionTokens,
 } from "./impersonation.ts";
+export type { OidcConsentRequest, OidcGrantedApp } from "./oidc-consent.ts";
 export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
 export { customClaimsOf } from "./partial-user.ts";
 export type {

@@ -905,3 +905,55 @@ export const scimGroupMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("scim_group_members_user_idx").on(t.userId)],
 );
+
+/**
+ * [GO] Apps that sign users in with a project as their OpenID Provider (oidc-provider/). Confidential clients hold a
+ * secret shown once at creation and kept only as its SHA-256 hash; public clients have none and must use PKCE.
+ */
+export const oidcClients = pgTable(
+  "oidc_clients",
+  {
+    clientId: text("client_id").primaryKey(),
+    projectId: projectIdColumn(),
+    displayName: text("display_name").notNull(),
+    clientType: text("client_type").$type<"confidential" | "public">().notNull(),
+    secretHash: text("secret_hash"),
+    redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+    postLogoutRedirectUris: jsonb("post_logout_redirect_uris").$type<string[]>().notNull(),
+    allowedScopes: jsonb("allowed_scopes").$type<string[]>().notNull(),
+    logoUrl: text("logo_url"),
+    firstParty: boolean("first_party").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("oidc_clients_project_idx").on(t.projectId, t.createdAt),
+    check("oidc_clients_type", sql`${t.clientType} in ('confidential', 'public')`),
+  ],
+);
+
+/**
+ * [GO] oidc-provider's own records (sessions, interactions, codes, tokens, grants), one row each, through our storage
+ * adapter. `account_id` ties a record to the user, so ending a user's sessions or deleting them ends their grants.
+ */
+export const oidcPayloads = pgTable(
+  "oidc_payloads",
+  {
+    projectId: projectIdColumn(),
+    model: text("model").notNull(),
+    id: text("id").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    accountId: uuid("account_id").references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id"),
+    grantId: text("grant_id"),
+    uid: text("uid"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.model, t.id] }),
+    index("oidc_payloads_grant_idx").on(t.projectId, t.grantId),
+    index("oidc_payloads_uid_idx").on(t.projectId, t.uid),
+    index("oidc_payloads_account_idx").on(t.projectId, t.accountId, t.clientId),
+    index("oidc_payloads_expiry_idx").on(t.expiresAt),
+  ],
+);

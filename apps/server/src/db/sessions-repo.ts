@@ -1,7 +1,7 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
 import { and, desc, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
-import { retiredRefreshTokens, sessions, users } from "./schema.ts";
+import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
 import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -101,11 +101,16 @@ export function createSessionsRepo(db: Db) {
     async delete(tx: Db, id: string): Promise<void> {
       await tx.delete(sessions).where(eq(sessions.id, id));
     },
-    /** Ends every session of the user except `keep` (all of them when `keep` is undefined). */
+    /**
+     * Ends every session of the user except `keep` (all of them when `keep` is undefined), and [GO] everything they
+     * hold at the project's OpenID Provider (its sessions, grants and tokens, oidc-provider/): a ban, a password reset
+     * or "sign out everywhere" must also sign them out of the apps they signed in to through Gatehouse.
+     */
     async deleteForUser(tx: Db, userId: string, keep?: string): Promise<void> {
       await tx
         .delete(sessions)
         .where(keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep)) : eq(sessions.userId, userId));
+      await tx.delete(oidcPayloads).where(eq(oidcPayloads.accountId, userId));
     },
   };
 }

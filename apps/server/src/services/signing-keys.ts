@@ -119,6 +119,27 @@ export function createSigningKeyService(deps: {
         .map((row) => row.publicJwk);
     },
 
+    /**
+     * [GO] The project's published default-audience keys as private JWKs, the one signing now first: the OpenID
+     * Provider (oidc-provider/) signs id_tokens with them, so relying parties verify against the project's JWKS.
+     */
+    async privateJwks(projectId: string): Promise<Array<Record<string, unknown>>> {
+      const now = clock.now().getTime();
+      const rows = (await repo.published(projectId))
+        .filter((row) => row.audience === "default")
+        .sort((a, b) => {
+          const signing = (row: SigningKeyRow) => row.signsFrom.getTime() <= now;
+          if (signing(a) !== signing(b)) return signing(a) ? -1 : 1;
+          return b.signsFrom.getTime() - a.signsFrom.getTime();
+        });
+      return rows.map((row) => ({
+        ...JSON.parse(box.open(row.sealedPrivateJwk)),
+        kid: row.id,
+        alg: "ES256",
+        use: "sig",
+      }));
+    },
+
     async sign(projectId: string, audience: AudienceKind, payload: JWTPayload): Promise<string> {
       const current = await currentSigner(projectId, audience);
       if (!current) throw new Error(`Project ${projectId} has no ${audience} signing key`);

@@ -6,7 +6,7 @@
 // Access tokens live ACCESS_TOKEN_TTL seconds (default 3600). Everything is kept in memory.
 // Started and driven by testing/oidc-provider-process.ts.
 
-// @ts-expect-error oidc-provider ships no type declarations; this script only uses its documented configuration.
+/// <reference path="../oidc-provider/oidc-provider.d.ts" />
 import Provider from "oidc-provider";
 
 const port = Number(process.env.PORT ?? process.argv[2]);

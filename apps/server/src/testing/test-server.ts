@@ -31,6 +31,8 @@ export async function createTestServer(
     developmentOAuth?: string[];
     /** Resolvers for SSO domain verification (a local DNS server). */
     ssoDnsServers?: string[];
+    /** The public base URL (default TEST_BASE_URL): a suite that serves the app on a real port names that port. */
+    baseUrl?: string;
   } = {},
 ) {
   const database = await openTestDatabase();
@@ -38,7 +40,7 @@ export async function createTestServer(
   const deps = createDeps({
     database,
     secret: TEST_SECRET,
-    baseUrl: TEST_BASE_URL,
+    baseUrl: options.baseUrl ?? TEST_BASE_URL,
     development: options.development ?? false,
     clock,
     logger: options.logger ?? silentLogger,

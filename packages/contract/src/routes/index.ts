@@ -40,6 +40,7 @@ import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApi
 import { getMetricsRoute } from "./metrics.ts";
 import { oauthRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
+import { oidcProviderRoutes } from "./oidc-provider.ts";
 import { outsideServiceRoutes } from "./outside-services.ts";
 import { pageLoadRoutes } from "./page-load.ts";
 import { passkeyRoutes } from "./passkeys.ts";
@@ -72,6 +73,7 @@ export * from "./meta.ts";
 export * from "./metrics.ts";
 export * from "./oauth.ts";
 export * from "./oauth-providers.ts";
+export * from "./oidc-provider.ts";
 export * from "./outside-services.ts";
 export * from "./page-load.ts";
 export * from "./passkeys.ts";
@@ -133,6 +135,7 @@ export const allRoutes = [
   ...teamInvitationRoutes,
   ...ssoRoutes,
   ...scimRoutes,
+  ...oidcProviderRoutes,
   ...permissionDefinitionRoutes,
   ...projectPermissionRoutes,
   ...apiKeyRoutes,

@@ -341,4 +341,18 @@ export const es: LocaleTable = {
   "polish.linked.onlyWay":
     "Es tu única forma de iniciar sesión: establece una contraseña antes de desvincularla.",
   "polish.linked.signInOff": "No se usa para iniciar sesión",
+  "oidcConsent.title": "Iniciar sesión en {app}",
+  "oidcConsent.prompt": "{app} solicita:",
+  "oidcConsent.scope.openid": "Saber quién eres",
+  "oidcConsent.scope.profile": "Ver tu nombre y tu foto de perfil",
+  "oidcConsent.scope.email": "Ver tu dirección de correo electrónico",
+  "oidcConsent.scope.offline_access": "Mantener la sesión iniciada mientras no estás",
+  "oidcConsent.scope.team": "Ver los equipos a los que perteneces",
+  "oidcConsent.allow": "Permitir",
+  "oidcConsent.deny": "Denegar",
+  "oidcConsent.continuing": "Continuando a {app}…",
+  "oidcConsent.missing":
+    "Este enlace no contiene ninguna solicitud de inicio de sesión. Vuelve a iniciar sesión desde la aplicación.",
+  "oidcConsent.invalid":
+    "Esta solicitud de inicio de sesión ha caducado. Vuelve a iniciar sesión desde la aplicación.",
 };

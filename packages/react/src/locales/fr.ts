@@ -346,4 +346,18 @@ export const fr: LocaleTable = {
   "polish.linked.onlyWay":
     "C’est votre seul moyen de connexion : définissez un mot de passe avant de le dissocier.",
   "polish.linked.signInOff": "Non utilisé pour la connexion",
+  "oidcConsent.title": "Se connecter à {app}",
+  "oidcConsent.prompt": "{app} demande à :",
+  "oidcConsent.scope.openid": "Savoir qui vous êtes",
+  "oidcConsent.scope.profile": "Voir votre nom et votre photo de profil",
+  "oidcConsent.scope.email": "Voir votre adresse e-mail",
+  "oidcConsent.scope.offline_access": "Rester connecté en votre absence",
+  "oidcConsent.scope.team": "Voir les équipes dont vous faites partie",
+  "oidcConsent.allow": "Autoriser",
+  "oidcConsent.deny": "Refuser",
+  "oidcConsent.continuing": "Redirection vers {app}…",
+  "oidcConsent.missing":
+    "Ce lien ne contient aucune demande de connexion. Recommencez la connexion depuis l’application.",
+  "oidcConsent.invalid":
+    "Cette demande de connexion a expiré. Recommencez la connexion depuis l’application.",
 };

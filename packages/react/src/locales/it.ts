@@ -336,4 +336,17 @@ export const it: LocaleTable = {
   "polish.linked.unlinkQuestion": "Scollegare il tuo account {provider}? Non potrai più accedere con esso.",
   "polish.linked.onlyWay": "È il tuo unico modo per accedere: imposta una password prima di scollegarlo.",
   "polish.linked.signInOff": "Non usato per l’accesso",
+  "oidcConsent.title": "Accedi a {app}",
+  "oidcConsent.prompt": "{app} chiede di:",
+  "oidcConsent.scope.openid": "Sapere chi sei",
+  "oidcConsent.scope.profile": "Vedere il tuo nome e la tua foto del profilo",
+  "oidcConsent.scope.email": "Vedere il tuo indirizzo e-mail",
+  "oidcConsent.scope.offline_access": "Mantenere l’accesso mentre sei via",
+  "oidcConsent.scope.team": "Vedere i team di cui fai parte",
+  "oidcConsent.allow": "Consenti",
+  "oidcConsent.deny": "Nega",
+  "oidcConsent.continuing": "Proseguimento verso {app}…",
+  "oidcConsent.missing":
+    "Questo link non contiene alcuna richiesta di accesso. Ricomincia l’accesso dall’app.",
+  "oidcConsent.invalid": "Questa richiesta di accesso è scaduta. Ricomincia l’accesso dall’app.",
 };

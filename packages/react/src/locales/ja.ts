@@ -341,4 +341,17 @@ export const ja: LocaleTable = {
     "{provider} アカウントの連携を解除しますか？ 以後このアカウントではサインインできなくなります。",
   "polish.linked.onlyWay": "これが唯一のサインイン方法です。解除する前にパスワードを設定してください。",
   "polish.linked.signInOff": "サインインには使用されません",
+  "oidcConsent.title": "{app} にサインイン",
+  "oidcConsent.prompt": "{app} は次のことを求めています:",
+  "oidcConsent.scope.openid": "あなたが誰かを知る",
+  "oidcConsent.scope.profile": "名前とプロフィール画像を見る",
+  "oidcConsent.scope.email": "メールアドレスを見る",
+  "oidcConsent.scope.offline_access": "不在中もサインインしたままにする",
+  "oidcConsent.scope.team": "所属しているチームを見る",
+  "oidcConsent.allow": "許可",
+  "oidcConsent.deny": "拒否",
+  "oidcConsent.continuing": "{app} に移動しています…",
+  "oidcConsent.missing":
+    "このリンクにはサインイン要求がありません。アプリからもう一度サインインしてください。",
+  "oidcConsent.invalid": "このサインイン要求は期限切れです。アプリからもう一度サインインしてください。",
 };

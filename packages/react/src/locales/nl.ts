@@ -333,4 +333,16 @@ export const nl: LocaleTable = {
   "polish.linked.onlyWay":
     "Je enige manier om in te loggen: stel een wachtwoord in voordat je het ontkoppelt.",
   "polish.linked.signInOff": "Niet gebruikt om in te loggen",
+  "oidcConsent.title": "Inloggen bij {app}",
+  "oidcConsent.prompt": "{app} vraagt om:",
+  "oidcConsent.scope.openid": "Te weten wie je bent",
+  "oidcConsent.scope.profile": "Je naam en profielfoto te zien",
+  "oidcConsent.scope.email": "Je e-mailadres te zien",
+  "oidcConsent.scope.offline_access": "Ingelogd te blijven terwijl je weg bent",
+  "oidcConsent.scope.team": "De teams te zien waar je bij hoort",
+  "oidcConsent.allow": "Toestaan",
+  "oidcConsent.deny": "Weigeren",
+  "oidcConsent.continuing": "Door naar {app}…",
+  "oidcConsent.missing": "Deze link bevat geen inlogverzoek. Begin opnieuw met inloggen vanuit de app.",
+  "oidcConsent.invalid": "Dit inlogverzoek is verlopen. Begin opnieuw met inloggen vanuit de app.",
 };

@@ -7,6 +7,7 @@ import { common } from "./common.ts";
 import { components } from "./components.ts";
 import { keysAndOnboarding } from "./keys-and-onboarding.ts";
 import { language } from "./language.ts";
+import { oidcConsent } from "./oidc-consent.ts";
 import { polish } from "./polish.ts";
 
 export const en = {
@@ -15,6 +16,7 @@ export const en = {
   ...account,
   ...components,
   ...cliAuth,
+  ...oidcConsent,
   ...keysAndOnboarding,
   ...language,
   ...polish,
