@@ -2,6 +2,8 @@
 import { hkdfSync } from "node:crypto";
 import { createAnalyticsEventsRepo } from "./analytics/events-repo.ts";
 import { createAnalyticsService } from "./analytics/service.ts";
+import { createAuditLog } from "./audit/log.ts";
+import { createAuditScope } from "./audit/scope.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { DEFAULT_DASHBOARD_DIR } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -121,6 +123,8 @@ export function createDeps(options: DepsOptions) {
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
   const events = createWebhookEvents({ db, clock });
+  const auditScope = createAuditScope();
+  const audit = createAuditLog({ db, clock, scope: auditScope });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
@@ -152,6 +156,7 @@ export function createDeps(options: DepsOptions) {
     baseUrl: options.baseUrl,
     accessTokenLifetimeMs,
     activity,
+    audit,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
   });
   const hasher = options.hasher ?? createPasswordHasher();
@@ -227,6 +232,8 @@ export function createDeps(options: DepsOptions) {
   return {
     database,
     db,
+    audit,
+    auditScope,
     observability,
     clock,
     logger,

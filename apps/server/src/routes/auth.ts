@@ -37,15 +37,19 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   });
 
   bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) => {
-    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
-    return signInResponse(await deps.passwordAuth.signIn(projectOf(caller), body, clientIp));
+    const project = projectOf(caller);
+    return deps.audit.signInAttempt(project.id, "password", { email: body.email }, async () => {
+      await deps.sso.domains.assertSsoNotRequired(deps.db, project.id, body.email);
+      return signInResponse(await deps.passwordAuth.signIn(project, body, clientIp));
+    });
   });
 
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
     const project = projectOf(caller);
     if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
-    const issued = await deps.sessions.signInNew((tx) =>
-      deps.users.createRecord(tx, { project, isAnonymous: true }),
+    const issued = await deps.sessions.signInNew(
+      (tx) => deps.users.createRecord(tx, { project, isAnonymous: true }),
+      "anonymous",
     );
     return signInResponse(issued);
   });

@@ -42,6 +42,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
       deps.sessions.open(tx, user, {
         expiresInMs: body.expires_in_millis,
         impersonator: body.is_impersonation ? impersonatorOf(caller) : undefined,
+        signIn: { method: "server_api", isNewUser: false, byCaller: true },
       }),
     );
     const issued = await deps.sessions.issue(opened);

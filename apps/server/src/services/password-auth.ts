@@ -80,7 +80,7 @@ export function createPasswordAuth(deps: {
             await sendVerification(tx, caller.id);
             const user = await deps.usersRepo.find(project.id, caller.id, tx);
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
-            return deps.mfa.open(tx, user, { isNewUser: true });
+            return deps.mfa.open(tx, user, { isNewUser: true, method: "password" });
           });
           return await deps.mfa.issue(opened);
         }
@@ -88,7 +88,7 @@ export function createPasswordAuth(deps: {
           const user = await deps.users.createRecord(tx, { project, email, passwordHash });
           await sendVerification(tx, user.id);
           return user;
-        });
+        }, "password");
       } catch (error) {
         // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.
         if (isUniqueViolation(error)) throw emailTaken(input.email);
@@ -118,9 +118,9 @@ export function createPasswordAuth(deps: {
       const opened = rehash
         ? await inTransaction(deps.db, async (tx) => {
             await deps.usersRepo.replacePasswordHash(tx, user.id, stored, rehash);
-            return deps.mfa.open(tx, user, { isNewUser: false });
+            return deps.mfa.open(tx, user, { isNewUser: false, method: "password" });
           })
-        : await deps.mfa.open(deps.db, user, { isNewUser: false });
+        : await deps.mfa.open(deps.db, user, { isNewUser: false, method: "password" });
       return deps.mfa.issue(opened);
     },
 
