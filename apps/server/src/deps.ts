@@ -125,7 +125,7 @@ export function createDeps(options: DepsOptions) {
   const events = createWebhookEvents({ db, clock });
   const auditScope = createAuditScope();
   const audit = createAuditLog({ db, clock, scope: auditScope });
-  const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
+  const teams = createTeamService({ teamsRepo, usersRepo, events, clock, audit });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
   const projectPermissions = createProjectPermissionService({
@@ -134,6 +134,7 @@ export function createDeps(options: DepsOptions) {
     usersRepo,
     events,
     clock,
+    audit,
   });
   const oauthAccounts = createOAuthAccountsRepo(db);
   const users = createUserService({
@@ -173,7 +174,7 @@ export function createDeps(options: DepsOptions) {
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
   const totpBox = createSecretBox(options.secret, "totp");
-  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits });
+  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits, audit });
   const notificationPreferences = createNotificationPreferences({ db, clock });
   const unsubscribeTokens = createUnsubscribeTokens({
     key: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "email-unsubscribe", 32)),
@@ -227,6 +228,7 @@ export function createDeps(options: DepsOptions) {
     permissions,
     clock,
     secrets: projectSecrets,
+    audit,
   });
   const observability = createObservability(database, () => clock.now(), options.observability);
   return {
@@ -253,9 +255,10 @@ export function createDeps(options: DepsOptions) {
       projects,
       projectsRepo,
       secrets: projectSecrets,
+      audit,
       box: createSecretBox(options.secret, "config-overrides"),
     }),
-    apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
+    apiKeys: createApiKeyService({ repo: createApiKeysRepo(), audit }),
     ownedApiKeys: createOwnedApiKeyService({
       db,
       repo: createOwnedApiKeysRepo(),
@@ -263,6 +266,7 @@ export function createDeps(options: DepsOptions) {
       teamsRepo,
       permissions,
       clock,
+      audit,
     }),
     metrics: createMetricsService({ repo: createMetricsRepo(db), clock, analytics }),
     analytics,
@@ -336,6 +340,7 @@ export function createDeps(options: DepsOptions) {
       emails,
       emailVerification,
       rateLimits,
+      audit,
     }),
     userUpdates: createUserUpdates({
       db,
@@ -347,6 +352,7 @@ export function createDeps(options: DepsOptions) {
       clock,
       totpBox,
       sessions,
+      audit,
     }),
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
     passkeys: createPasskeyService({ db, clock, codes, usersRepo, mfa }),
@@ -380,6 +386,7 @@ export function createDeps(options: DepsOptions) {
       users,
       teams,
       events,
+      audit,
       // The same switch as webhooks': only tests and development reach their own network.
       allowPrivateUrls,
       dnsServers: options.ssoDnsServers ?? [],

@@ -20,6 +20,7 @@
 // SHA-256 hashes are stored, bound to the secret they were made for: setting another secret or removing it voids
 // them, whichever endpoint does it.
 import { KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { randomCrockford } from "../crypto/random.ts";
@@ -70,6 +71,7 @@ export function createMfaService(deps: {
   usersRepo: UsersRepo;
   totpBox: SecretBox;
   rateLimits: RateLimiter;
+  audit: AuditLog;
 }) {
   const repo = createMfaRepo();
 
@@ -169,6 +171,11 @@ export function createMfaService(deps: {
           totpSecretHash,
           codeHashes: codes.map((code) => sha256Hex(normaliseRecoveryCode(code))),
           now: deps.clock.now(),
+        });
+        await deps.audit.record(tx, user.projectId, {
+          type: "mfa.changed",
+          target: { type: "user", id: user.id },
+          details: { recovery_codes: "regenerated" },
         });
       });
       return codes;

@@ -5,6 +5,7 @@
 
 import { KnownErrors } from "@gatehouse/contract";
 import { storedLocale } from "@gatehouse/contract/locales";
+import type { AuditLog } from "../audit/log.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -41,7 +42,15 @@ export function createPasswordAuth(deps: {
   emails: EmailService;
   emailVerification: EmailVerification;
   rateLimits: RateLimiter;
+  audit: AuditLog;
 }) {
+  const passwordChanged = (tx: Db, projectId: string, userId: string, how: string) =>
+    deps.audit.record(tx, projectId, {
+      type: "password.changed",
+      target: { type: "user", id: userId },
+      details: { via: how },
+    });
+
   const emailTaken = (email: string) =>
     KnownErrors.USER_EMAIL_ALREADY_EXISTS({ email, would_work_if_email_was_verified: false });
 
@@ -142,6 +151,7 @@ export function createPasswordAuth(deps: {
       await inTransaction(deps.db, async (tx) => {
         await deps.usersRepo.update(tx, user.id, { passwordHash });
         await deps.sessions.endAllForUser(tx, user.id, keepSessionId);
+        await passwordChanged(tx, user.projectId, user.id, "update");
       });
     },
 
@@ -150,7 +160,10 @@ export function createPasswordAuth(deps: {
       if (user.passwordHash) throw new TextError(400, "User already has a password set.");
       assertPasswordLength(password);
       const passwordHash = await deps.hasher.hash(password);
-      await inTransaction(deps.db, (tx) => deps.usersRepo.update(tx, user.id, { passwordHash }));
+      await inTransaction(deps.db, async (tx) => {
+        await deps.usersRepo.update(tx, user.id, { passwordHash });
+        await passwordChanged(tx, project.id, user.id, "set");
+      });
     },
 
     /**
@@ -202,6 +215,7 @@ export function createPasswordAuth(deps: {
         }
         await deps.usersRepo.update(tx, userId, { passwordHash });
         await deps.sessions.endAllForUser(tx, userId);
+        await passwordChanged(tx, project.id, userId, "reset");
       });
     },
   };

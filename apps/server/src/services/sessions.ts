@@ -54,6 +54,9 @@ export type SignInMethod = {
   byCaller?: boolean;
 };
 
+/** Who a session that ends belonged to, and why it ended, for the audit log. */
+export type SessionEnd = { projectId: string; userId: string; type: "sign_out" | "session.revoked" };
+
 /** How long a replaced refresh token still works (a client that lost the answer retries with it). */
 export const ROTATION_GRACE_MS = 30_000;
 
@@ -308,10 +311,21 @@ export function createSessionService(deps: {
     /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */
     async endByRefreshToken(projectId: string, userId: string, refreshToken: string): Promise<void> {
       const session = await this.findByRefreshToken(projectId, refreshToken);
-      if (session?.userId === userId) await this.end(session.id);
+      if (session?.userId === userId) await this.end(session.id, { projectId, userId, type: "sign_out" });
     },
     find: (projectId: string, sessionId: string) => deps.repo.find(projectId, sessionId),
-    end: (sessionId: string) => inTransaction(deps.db, (tx) => deps.repo.delete(tx, sessionId)),
+    /** Ends a session; with `audit`, a sign-out or revocation that really ended one is recorded with it. */
+    end: (sessionId: string, audit?: SessionEnd) =>
+      inTransaction(deps.db, async (tx) => {
+        const ended = await deps.repo.delete(tx, sessionId);
+        if (ended && audit) {
+          await deps.audit.record(tx, audit.projectId, {
+            type: audit.type,
+            target: { type: "user", id: audit.userId },
+            details: { session_id: sessionId },
+          });
+        }
+      }),
   };
 }
 
