@@ -123,8 +123,9 @@ export function createDeps(options: DepsOptions) {
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
   const events = createWebhookEvents({ db, clock });
+  const logger = options.logger ?? createLogger();
   const auditScope = createAuditScope();
-  const audit = createAuditLog({ db, clock, scope: auditScope });
+  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock, audit });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
@@ -145,7 +146,6 @@ export function createDeps(options: DepsOptions) {
     events,
     clock,
   });
-  const logger = options.logger ?? createLogger();
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const sessions = createSessionService({

@@ -205,3 +205,45 @@ describe("listing and export", () => {
     expect(entries[0]?.target.id).toBe(user.id);
   });
 });
+
+describe("retention and webhooks", () => {
+  it("prunes entries older than the project's retention, and keeps every entry where none is set", async () => {
+    const other = await server.createProject({ displayName: "Audit retention" });
+    const settings = (projectId: string, config: Record<string, unknown>) =>
+      server.deps.projects.update(projectId, { config });
+    await settings(other.keys.projectId, { audit_log_retention_days: 7 });
+    const old = new Date(server.clock.now().getTime() - 8 * DAY);
+    const recent = new Date(server.clock.now().getTime() - 6 * DAY);
+    const { auditLog } = await import("../db/schema.ts");
+    const row = (projectId: string, createdAt: Date) => ({
+      id: crypto.randomUUID(),
+      projectId,
+      type: "sign_out",
+      actorType: "system",
+      details: {},
+      createdAt,
+    });
+    await server.deps.db
+      .insert(auditLog)
+      .values([row(other.keys.projectId, old), row(other.keys.projectId, recent), row(keys.projectId, old)]);
+    await server.deps.audit.prune();
+    const left = async (projectId: string) =>
+      (await server.deps.audit.list(projectId, { type: "sign_out" }, 200)).items.map(
+        (e) => e.created_at_millis,
+      );
+    expect(await left(other.keys.projectId)).toEqual([recent.getTime()]);
+    expect(await left(keys.projectId)).toContain(old.getTime());
+  });
+
+  it("sends each entry as a webhook event only when the project opts in", async () => {
+    const auditEvents = async () =>
+      (await server.deps.events.list(keys.projectId)).filter((e) => e.type === "audit_log.entry_created");
+    await signUp();
+    expect(await auditEvents()).toEqual([]);
+    await server.deps.projects.update(keys.projectId, { config: { audit_log_webhooks: true } });
+    const user = await signUp();
+    const forUser = (await auditEvents()).filter((e) => (e.data.target as { id: string }).id === user.id);
+    expect(forUser.map((e) => e.data.type)).toEqual(["sign_up"]);
+    await server.deps.projects.update(keys.projectId, { config: { audit_log_webhooks: false } });
+  });
+});

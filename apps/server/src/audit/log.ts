@@ -5,7 +5,9 @@ import { type AuditEntry, type AuditEventType, isKnownError } from "@gatehouse/c
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog } from "../db/schema.ts";
+import { auditLog, projects, webhookEvents } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { createPoller } from "../poller.ts";
 import { isTextError } from "../text-error.ts";
 import type { AuditActor, AuditScope } from "./scope.ts";
 
@@ -72,9 +74,27 @@ export type AuditLogOptions = {
   db: Db;
   clock: Clock;
   scope: AuditScope;
-  /** Called with each entry inside its transaction (the opt-in webhook event). */
-  onEntry?: (tx: Db, projectId: string, entry: AuditEntry) => Promise<void>;
+  logger: Logger;
 };
+
+/** How often the pruner runs: retention is counted in days, so an hour late is immaterial. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows one prune statement deletes at most, so pruning never holds a long lock on a busy log. */
+const PRUNE_BATCH = 10_000;
+
+/**
+ * The opt-in webhook event of an entry, in the entry's transaction: one statement that writes the event only when
+ * the project's `audit_log_webhooks` is on, so projects that did not opt in pay no extra round trip.
+ */
+function webhookEventOf(tx: Db, projectId: string, entry: AuditEntry, createdAt: Date) {
+  return tx.execute(sql`
+    insert into ${webhookEvents} (id, project_id, type, data, created_at)
+    select ${randomUUID()}, ${projectId}, 'audit_log.entry_created', ${JSON.stringify(entry)}::jsonb, ${createdAt}
+    from ${projects}
+    where ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'`);
+}
 
 export function createAuditLog(deps: AuditLogOptions) {
   const where = (projectId: string, f: AuditFilter, cursor?: AuditCursor) =>
@@ -100,7 +120,7 @@ export function createAuditLog(deps: AuditLogOptions) {
       .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
       .limit(limit);
 
-  return {
+  const log = {
     /** Records entries in the caller's transaction: they exist exactly when the change landed. */
     async record(tx: Db, projectId: string, ...records: AuditRecord[]): Promise<void> {
       if (records.length === 0) return;
@@ -121,7 +141,7 @@ export function createAuditLog(deps: AuditLogOptions) {
         createdAt,
       }));
       const inserted = await tx.insert(auditLog).values(rows).returning();
-      if (deps.onEntry) for (const row of inserted) await deps.onEntry(tx, projectId, auditEntryItem(row));
+      for (const row of inserted) await webhookEventOf(tx, projectId, auditEntryItem(row), createdAt);
     },
 
     /**
@@ -129,7 +149,7 @@ export function createAuditLog(deps: AuditLogOptions) {
      * back, so the entry is its own small write.
      */
     recordFailure(projectId: string, record: AuditRecord): Promise<void> {
-      return deps.db.transaction((tx) => this.record(tx, projectId, record));
+      return deps.db.transaction((tx) => log.record(tx, projectId, record));
     },
 
     /**
@@ -147,7 +167,7 @@ export function createAuditLog(deps: AuditLogOptions) {
       } catch (error) {
         const reason = isKnownError(error) ? error.code : isTextError(error) ? error.message : undefined;
         if (reason !== undefined && reason !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
-          await this.recordFailure(projectId, {
+          await log.recordFailure(projectId, {
             type: "sign_in.failed",
             details: { method, reason, ...details },
           });
@@ -182,14 +202,49 @@ export function createAuditLog(deps: AuditLogOptions) {
       }
     },
 
-    /** Deletes a project's entries older than its retention; answers how many went. */
-    async prune(projectId: string, olderThan: Date): Promise<number> {
-      const gone = await deps.db
-        .delete(auditLog)
-        .where(and(eq(auditLog.projectId, projectId), lt(auditLog.createdAt, olderThan)))
-        .returning({ id: auditLog.id });
-      return gone.length;
+    /**
+     * Deletes the entries of every project with `audit_log_retention_days` that are older than that, a bounded
+     * batch at a time (the (project_id, created_at, id) index finds them); answers how many went.
+     */
+    async prune(): Promise<number> {
+      const now = deps.clock.now().getTime();
+      const withRetention = await deps.db
+        .select({ id: projects.id, days: sql<string>`${projects.config} ->> 'audit_log_retention_days'` })
+        .from(projects)
+        .where(sql`${projects.config} ->> 'audit_log_retention_days' is not null`);
+      let total = 0;
+      for (const project of withRetention) {
+        const before = new Date(now - Number(project.days) * DAY_MS);
+        for (;;) {
+          const doomed = deps.db
+            .select({ id: auditLog.id })
+            .from(auditLog)
+            .where(and(eq(auditLog.projectId, project.id), lt(auditLog.createdAt, before)))
+            .limit(PRUNE_BATCH);
+          const gone = await deps.db
+            .delete(auditLog)
+            .where(sql`${auditLog.id} in ${doomed}`)
+            .returning({ id: auditLog.id });
+          const count = gone.length;
+          total += count;
+          if (count < PRUNE_BATCH) break;
+        }
+      }
+      return total;
     },
+  };
+
+  return {
+    ...log,
+    /** The background pruner (started by main beside the other workers). */
+    pruner: createPoller({
+      name: "audit log pruner",
+      pollMs: PRUNE_EVERY_MS,
+      logger: deps.logger,
+      drain: async () => {
+        await log.prune();
+      },
+    }),
   };
 }
 

@@ -110,6 +110,8 @@ const defaultConfig = (projectId: string) => ({
   require_publishable_client_key: false,
   refresh_token_rotation: false,
   default_language: null,
+  audit_log_retention_days: null,
+  audit_log_webhooks: false,
 });
 
 const SMTP: Record<string, unknown> = {

@@ -164,6 +164,8 @@ export function projectAdminView(
       refresh_token_rotation: c.refresh_token_rotation,
       // Stored before the setting existed: no default language.
       default_language: c.default_language ?? null,
+      audit_log_retention_days: c.audit_log_retention_days ?? null,
+      audit_log_webhooks: c.audit_log_webhooks === true,
     },
     production_mode_errors: productionModeErrors(c),
   };

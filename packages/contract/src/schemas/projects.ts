@@ -101,6 +101,8 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
+const auditRetentionSchema = z.number().int().min(1).max(36500).nullable();
+
 const permissionRefSchema = z.strictObject({ id: z.string().min(1).max(256) });
 
 const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "allow_duplicates"]);
@@ -129,6 +131,10 @@ export const projectConfigSchema = z.strictObject({
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   default_language: defaultLanguageSchema,
+  /** [GO] Days audit entries are kept before the pruner deletes them; null or absent: kept for good. */
+  audit_log_retention_days: auditRetentionSchema.optional(),
+  /** [GO] Whether each audit entry is also sent as an `audit_log.entry_created` webhook event. */
+  audit_log_webhooks: z.boolean().optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -185,6 +191,8 @@ export const projectConfigUpdateSchema = z.strictObject({
   allow_user_api_keys: z.boolean().optional(),
   allow_team_api_keys: z.boolean().optional(),
   default_language: defaultLanguageSchema.optional(),
+  audit_log_retention_days: auditRetentionSchema.optional(),
+  audit_log_webhooks: z.boolean().optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -287,6 +295,8 @@ export const projectAdminViewSchema = z
       require_publishable_client_key: z.boolean(),
       refresh_token_rotation: z.boolean(),
       default_language: defaultLanguageSchema,
+      audit_log_retention_days: auditRetentionSchema,
+      audit_log_webhooks: z.boolean(),
     }),
     production_mode_errors: z.array(z.string()),
   })
