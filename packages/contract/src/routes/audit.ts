@@ -92,7 +92,7 @@ export const listAuditLogRoute = defineRoute({
     /** `next_cursor` of the previous page. */
     cursor: z
       .string()
-      .regex(/^\d{1,15}_[0-9a-f-]{36}$/)
+      .regex(/^\d{1,15}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
       .optional(),
   }),
   response: {
