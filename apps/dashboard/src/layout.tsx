@@ -18,6 +18,7 @@ export const SECTIONS: readonly { path: string; label: DashboardKey }[] = [
   { path: "/emails", label: "nav.emails" },
   { path: "/api-keys", label: "nav.apiKeys" },
   { path: "/webhooks", label: "nav.webhooks" },
+  { path: "/audit-log", label: "nav.auditLog" },
 ];
 
 /** The dashboard owns its document: its language and direction follow the locale (right-to-left ones mirror). */
