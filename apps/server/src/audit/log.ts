@@ -85,8 +85,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_BATCH = 10_000;
 
 /**
- * The opt-in webhook event of an entry, in the entry's transaction: one statement that writes the event only when
- * the project's `audit_log_webhooks` is on, so projects that did not opt in pay no extra round trip.
+ * The opt-in webhook event of an entry, in the entry's transaction: one conditional insert that writes the event
+ * only when the project's `audit_log_webhooks` is on, instead of reading the project's settings and then writing.
  */
 function webhookEventOf(tx: Db, projectId: string, entry: AuditEntry, createdAt: Date) {
   return tx.execute(sql`
