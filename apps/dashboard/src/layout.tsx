@@ -19,6 +19,7 @@ export const SECTIONS: readonly { path: string; label: DashboardKey }[] = [
   { path: "/api-keys", label: "nav.apiKeys" },
   { path: "/webhooks", label: "nav.webhooks" },
   { path: "/oauth-apps", label: "nav.oauthApps" },
+  { path: "/audit-log", label: "nav.auditLog" },
 ];
 
 /** The dashboard owns its document: its language and direction follow the locale (right-to-left ones mirror). */

@@ -3,6 +3,7 @@
 import type { ComponentType } from "react";
 import { ProjectFrame } from "./layout.tsx";
 import { ApiKeysPage } from "./pages/api-keys.tsx";
+import { AuditLogPage } from "./pages/audit-log.tsx";
 import { AuthSettingsPage } from "./pages/auth-settings.tsx";
 import { DomainsPage } from "./pages/domains.tsx";
 import { EmailsPage } from "./pages/emails/index.tsx";
@@ -36,6 +37,7 @@ const PROJECT_SCREENS: [pattern: string, section: string, screen: Screen][] = [
   ["/api-keys", "/api-keys", ApiKeysPage],
   ["/webhooks", "/webhooks", WebhooksPage],
   ["/oauth-apps", "/oauth-apps", OAuthClientsPage],
+  ["/audit-log", "/audit-log", AuditLogPage],
 ];
 
 export function Route({ path }: { path: string }) {

@@ -11,6 +11,7 @@ import { wantsMaskedStatus } from "./http/headers.ts";
 import { renderError, textResponse } from "./http/respond.ts";
 import { registerAnalyticsRoutes } from "./routes/analytics.ts";
 import { registerApiKeyRoutes } from "./routes/api-keys.ts";
+import { registerAuditRoutes } from "./routes/audit.ts";
 import { registerAuthRoutes } from "./routes/auth.ts";
 import { registerCliAuthRoutes } from "./routes/cli-auth.ts";
 import { registerCodeRoutes } from "./routes/codes.ts";
@@ -115,7 +116,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.use(async (c, next) => {
     c.set("clientIp", clientIp(c.req.raw, c.env, deps.trustProxy));
     if (c.req.path.startsWith("/api/v1")) await deps.rateLimits.request(c.get("clientIp"));
-    await next();
+    // The audit log's request details; bindRoute adds the actor once the caller is resolved.
+    const scope = {
+      ip: c.get("clientIp"),
+      userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
+      requestId: c.get("requestId"),
+    };
+    await deps.auditScope.run(scope, next);
   });
 
   registerMetaRoutes(app, deps);
@@ -153,6 +160,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerOutsideServiceRoutes(app, deps);
   registerUserMetricsRoutes(app, deps);
   registerConfigRoutes(app, deps);
+  registerAuditRoutes(app, deps);
   registerDashboard(app, deps.dashboardDir);
 
   app.notFound((c) => {

@@ -2,6 +2,8 @@
 import { hkdfSync } from "node:crypto";
 import { createAnalyticsEventsRepo } from "./analytics/events-repo.ts";
 import { createAnalyticsService } from "./analytics/service.ts";
+import { createAuditLog } from "./audit/log.ts";
+import { createAuditScope } from "./audit/scope.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { DEFAULT_DASHBOARD_DIR } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -124,7 +126,10 @@ export function createDeps(options: DepsOptions) {
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
   const events = createWebhookEvents({ db, clock });
-  const teams = createTeamService({ teamsRepo, usersRepo, events, clock });
+  const logger = options.logger ?? createLogger();
+  const auditScope = createAuditScope();
+  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
+  const teams = createTeamService({ teamsRepo, usersRepo, events, clock, audit });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
   const projectPermissions = createProjectPermissionService({
@@ -133,6 +138,7 @@ export function createDeps(options: DepsOptions) {
     usersRepo,
     events,
     clock,
+    audit,
   });
   const oauthAccounts = createOAuthAccountsRepo(db);
   const users = createUserService({
@@ -143,7 +149,6 @@ export function createDeps(options: DepsOptions) {
     events,
     clock,
   });
-  const logger = options.logger ?? createLogger();
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const sessions = createSessionService({
@@ -155,6 +160,7 @@ export function createDeps(options: DepsOptions) {
     baseUrl: options.baseUrl,
     accessTokenLifetimeMs,
     activity,
+    audit,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
     customClaims: createTokenClaims({ db, projectsRepo, teamsRepo, permissions, projectPermissions }).forUser,
   });
@@ -172,7 +178,7 @@ export function createDeps(options: DepsOptions) {
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
   const totpBox = createSecretBox(options.secret, "totp");
-  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits });
+  const mfa = createMfaService({ db, clock, codes, sessions, usersRepo, totpBox, rateLimits, audit });
   const notificationPreferences = createNotificationPreferences({ db, clock });
   const unsubscribeTokens = createUnsubscribeTokens({
     key: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "email-unsubscribe", 32)),
@@ -226,11 +232,14 @@ export function createDeps(options: DepsOptions) {
     permissions,
     clock,
     secrets: projectSecrets,
+    audit,
   });
   const observability = createObservability(database, () => clock.now(), options.observability);
   return {
     database,
     db,
+    audit,
+    auditScope,
     observability,
     clock,
     logger,
@@ -250,9 +259,10 @@ export function createDeps(options: DepsOptions) {
       projects,
       projectsRepo,
       secrets: projectSecrets,
+      audit,
       box: createSecretBox(options.secret, "config-overrides"),
     }),
-    apiKeys: createApiKeyService({ repo: createApiKeysRepo() }),
+    apiKeys: createApiKeyService({ repo: createApiKeysRepo(), audit }),
     ownedApiKeys: createOwnedApiKeyService({
       db,
       repo: createOwnedApiKeysRepo(),
@@ -260,6 +270,7 @@ export function createDeps(options: DepsOptions) {
       teamsRepo,
       permissions,
       clock,
+      audit,
     }),
     metrics: createMetricsService({ repo: createMetricsRepo(db), clock, analytics }),
     analytics,
@@ -337,6 +348,7 @@ export function createDeps(options: DepsOptions) {
         onRangeFailure: (error) =>
           logger.warn("breached-password range service unreachable: the shipped list decides", {}, error),
       }),
+      audit,
     }),
     userUpdates: createUserUpdates({
       db,
@@ -348,6 +360,7 @@ export function createDeps(options: DepsOptions) {
       clock,
       totpBox,
       sessions,
+      audit,
     }),
     otpAuth: createOtpAuth({ db, codes, emails, users, usersRepo, mfa, rateLimits }),
     passkeys: createPasskeyService({ db, clock, codes, usersRepo, mfa }),
@@ -382,6 +395,7 @@ export function createDeps(options: DepsOptions) {
       users,
       teams,
       events,
+      audit,
       // The same switch as webhooks': only tests and development reach their own network.
       allowPrivateUrls,
       dnsServers: options.ssoDnsServers ?? [],

@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   deps.webhookWorker.start();
   deps.activity.start();
   deps.analytics.pruner.start();
+  deps.audit.pruner.start();
   logger.info(
     config.smtp
       ? "e-mail: delivering through SMTP"
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
       await deps.webhookWorker.stop();
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
+      await deps.audit.pruner.stop();
       await deps.rateLimitStore.close();
       await database.close();
       await tracing?.shutdown();

@@ -1,7 +1,7 @@
 // StackAdminApp: a project administrator's app, with the super secret admin key or, for the dashboard, an internal
 // user's access token ("owned" admin apps, which have no token store of their own). Project settings, API keys,
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
-import type { OidcClient } from "@gatehouse/contract";
+import type { AuditEntry, OidcClient } from "@gatehouse/contract";
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
 import { configCalls, createConfigChanges } from "./config-calls.ts";
@@ -607,6 +607,39 @@ export class StackAdminApp extends StackServerApp {
   async listWebhookEventTypes(): Promise<string[]> {
     const list = await this.adminRequest<{ items: { type: string }[] }>("/internal/webhooks/event-types");
     return list.items.map((item) => item.type);
+  }
+
+  /**
+   * A page of the project's audit log, newest first (issue 21): filters by type, actor, target and time, and the
+   * cursor of the previous page's `nextCursor`.
+   */
+  async listAuditLog(
+    options: {
+      type?: string;
+      actorId?: string;
+      targetId?: string;
+      fromMillis?: number;
+      toMillis?: number;
+      limit?: number;
+      cursor?: string;
+    } = {},
+  ): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+    const query = new URLSearchParams();
+    const fields: [string, string | number | undefined][] = [
+      ["type", options.type],
+      ["actor_id", options.actorId],
+      ["target_id", options.targetId],
+      ["from_millis", options.fromMillis],
+      ["to_millis", options.toMillis],
+      ["limit", options.limit],
+      ["cursor", options.cursor],
+    ];
+    for (const [name, value] of fields)
+      if (value !== undefined && value !== "") query.set(name, String(value));
+    const page = await this.adminRequest<{ items: AuditEntry[]; pagination: { next_cursor: string | null } }>(
+      `/audit-log?${query}`,
+    );
+    return { items: page.items, nextCursor: page.pagination.next_cursor };
   }
 
   async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {

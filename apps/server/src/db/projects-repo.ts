@@ -53,8 +53,11 @@ export function createProjectsRepo(db: Db) {
       await tx.update(projects).set({ config }).where(eq(projects.id, id));
     },
     /** Everything of the project goes with it: every project-owned table cascades on `project_id`. */
-    async delete(id: string): Promise<boolean> {
-      const deleted = await db.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id });
+    async delete(id: string, executor: Db = db): Promise<boolean> {
+      const deleted = await executor
+        .delete(projects)
+        .where(eq(projects.id, id))
+        .returning({ id: projects.id });
       return deleted.length > 0;
     },
     /** Users per project, for the admin view; projects without users are absent. */

@@ -12,6 +12,8 @@ export type RequestLookup = {
   project: typeof projects.$inferSelect;
   /** undefined when no key was presented. */
   keyValid: boolean | undefined;
+  /** The key set the presented key belongs to (the audit log names it as the actor). */
+  keySetId: string | undefined;
   /** The session named by the token, with its user; undefined when there is no such session. */
   session: { id: string; user: UserRecord; expiresAt: Date } | undefined;
 };
@@ -90,6 +92,7 @@ export function createRequestRepo(db: Db) {
       return {
         project: row.project,
         keyValid: input.key ? row.keySetId !== null : undefined,
+        keySetId: row.keySetId ?? undefined,
         session:
           user && row.sessionId && row.sessionExpiresAt
             ? { id: row.sessionId, user: toUserRecord({ ...row, user }), expiresAt: row.sessionExpiresAt }

@@ -957,3 +957,33 @@ export const oidcPayloads = pgTable(
     index("oidc_payloads_expiry_idx").on(t.expiresAt),
   ],
 );
+
+/**
+ * The audit log (issue 21): append-only, one row per security-relevant action, written in the transaction of the
+ * change it records. Every index leads with (project_id, filter) and ends in (created_at, id), so a filtered page
+ * is one index range scan in the order the list pages in, however many rows the project has.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    type: text("type").notNull(),
+    /** `user`, `server_key`, `admin_key`, `admin_token`, `anonymous` or `system`. */
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id"),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    requestId: text("request_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_log_project_time_idx").on(t.projectId, t.createdAt, t.id),
+    index("audit_log_project_type_idx").on(t.projectId, t.type, t.createdAt, t.id),
+    index("audit_log_project_actor_idx").on(t.projectId, t.actorId, t.createdAt, t.id),
+    index("audit_log_project_target_idx").on(t.projectId, t.targetId, t.createdAt, t.id),
+  ],
+);

@@ -98,8 +98,10 @@ export function createSessionsRepo(db: Db) {
       return row;
     },
 
-    async delete(tx: Db, id: string): Promise<void> {
-      await tx.delete(sessions).where(eq(sessions.id, id));
+    /** Answers whether there was such a session. */
+    async delete(tx: Db, id: string): Promise<boolean> {
+      const gone = await tx.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
+      return gone.length > 0;
     },
     /**
      * Ends every session of the user except `keep` (all of them when `keep` is undefined), and [GO] everything they

@@ -5,7 +5,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { parseBody } from "./body.ts";
-import { type Caller, resolveCaller, UNAUTHENTICATED } from "./caller.ts";
+import { actorOf, type Caller, resolveCaller, UNAUTHENTICATED } from "./caller.ts";
 import { readGatehouseHeaders } from "./headers.ts";
 import { jsonResponse } from "./respond.ts";
 import { schemaError, unstorableTextProblem, type ValidationProblem, validatePart } from "./validate.ts";
@@ -106,6 +106,7 @@ export function bindRoute<R extends RouteDefinition>(
       route.access === "none"
         ? UNAUTHENTICATED
         : await resolveCaller(deps, readGatehouseHeaders(c.req.raw.headers));
+    deps.auditScope.setActor(actorOf(caller));
     checkAccess(route, caller);
     const input = validateInput(c, route, caller, body);
     resolveMe(input, caller);

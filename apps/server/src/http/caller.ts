@@ -2,6 +2,7 @@
 // Each failure is one known error, raised in the order the wire prescribes.
 import { ACCESS_TYPES, type AccessType, KnownErrors, type RequestHeaderSuffix } from "@gatehouse/contract";
 import type { JWTPayload } from "jose";
+import type { AuditActor } from "../audit/scope.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import type { ApiKeyKind } from "../crypto/random.ts";
 import { KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
@@ -31,6 +32,8 @@ export type Caller =
       user: TokenUser | null;
       /** Admin access through an operator's admin access token: their user id in the internal project. */
       operatorId?: string;
+      /** The key set of the project key that was checked, when one was. */
+      keySetId?: string;
     };
 
 export const UNAUTHENTICATED: Caller = { accessType: null, project: null, user: null };
@@ -222,5 +225,18 @@ export async function resolveCaller(deps: Deps, headers: HeaderReader): Promise<
   const branchId = headers.get("branch-id");
   if (branchId !== undefined && branchId !== "main")
     throw KnownErrors.BRANCH_DOES_NOT_EXIST({ branch_id: branchId });
-  return operatorId ? { accessType: type, project, user, operatorId } : { accessType: type, project, user };
+  if (operatorId) return { accessType: type, project, user, operatorId };
+  return found.keySetId
+    ? { accessType: type, project, user, keySetId: found.keySetId }
+    : { accessType: type, project, user };
+}
+
+/** The actor a resolved caller stands for; an operator's admin token is named before the key it replaces. */
+export function actorOf(caller: Caller): AuditActor {
+  if (caller.accessType === null) return { type: "anonymous", id: null };
+  if (caller.operatorId) return { type: "admin_token", id: caller.operatorId };
+  if (caller.accessType === "admin") return { type: "admin_key", id: caller.keySetId ?? null };
+  if (caller.accessType === "server") return { type: "server_key", id: caller.keySetId ?? null };
+  if (caller.user) return { type: "user", id: caller.user.id };
+  return { type: "anonymous", id: null };
 }

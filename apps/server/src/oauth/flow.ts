@@ -425,8 +425,13 @@ export function createOAuthFlow(deps: OAuthFlowDeps) {
             if (!user) throw KnownErrors.INVALID_AUTHORIZATION_CODE();
             afterCallbackRedirectUrl = data.after_callback_redirect_url;
             const signIn = data.session_proven
-              ? { session: await deps.sessions.open(tx, user), isNewUser: false }
-              : await deps.mfa.open(tx, user, { isNewUser: data.is_new_user });
+              ? {
+                  session: await deps.sessions.open(tx, user, {
+                    signIn: { method: "oauth", isNewUser: false },
+                  }),
+                  isNewUser: false,
+                }
+              : await deps.mfa.open(tx, user, { isNewUser: data.is_new_user, method: "oauth" });
             if ("session" in signIn)
               await deps.codes.annotate(tx, row.id, { session_id: signIn.session.sessionId });
             return signIn;

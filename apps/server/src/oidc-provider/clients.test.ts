@@ -210,7 +210,7 @@ describe("fresh sign-in (prompt=login)", () => {
     server.clock.set(new Date(Date.now() + 5000));
     const record = await server.deps.usersRepo.find(p.keys.projectId, user.userId);
     if (!record) throw new Error("user gone");
-    const again = await server.deps.sessions.signInNew(async () => record);
+    const again = await server.deps.sessions.signInNew(async () => record, "password");
     const token = await server.deps.sessions.mintAccessToken(record, again.sessionId);
     expect((await api(suite, p, "GET", interaction, undefined, as(token))).body.sign_in_required).toBe(false);
     const accepted = await api(suite, p, "POST", `${interaction}/accept`, {}, as(token));

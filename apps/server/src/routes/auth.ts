@@ -39,23 +39,26 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
 
   bindRoute(app, deps, passwordSignInRoute, async ({ body }, { caller, clientIp }) => {
     const project = projectOf(caller);
-    await deps.botChallenge.check(project, "sign_in_with_credential", body, clientIp);
-    await deps.sso.domains.assertSsoNotRequired(deps.db, project.id, body.email);
-    try {
-      return signInResponse(await deps.passwordAuth.signIn(project, body, clientIp));
-    } catch (error) {
-      // Wrong passwords are the "suspicious signal" that makes a `suspicious` project ask this IP for a challenge.
-      if (knownErrorIs(error, "EMAIL_PASSWORD_MISMATCH"))
-        await deps.botChallenge.recordFailure(project, clientIp);
-      throw error;
-    }
+    return deps.audit.signInAttempt(project.id, "password", { email: body.email }, async () => {
+      await deps.botChallenge.check(project, "sign_in_with_credential", body, clientIp);
+      await deps.sso.domains.assertSsoNotRequired(deps.db, project.id, body.email);
+      try {
+        return signInResponse(await deps.passwordAuth.signIn(project, body, clientIp));
+      } catch (error) {
+        // Wrong passwords are the "suspicious signal" that makes a `suspicious` project ask this IP for a challenge.
+        if (knownErrorIs(error, "EMAIL_PASSWORD_MISMATCH"))
+          await deps.botChallenge.recordFailure(project, clientIp);
+        throw error;
+      }
+    });
   });
 
   bindRoute(app, deps, anonymousSignUpRoute, async (_input, { caller }) => {
     const project = projectOf(caller);
     if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
-    const issued = await deps.sessions.signInNew((tx) =>
-      deps.users.createRecord(tx, { project, isAnonymous: true }),
+    const issued = await deps.sessions.signInNew(
+      (tx) => deps.users.createRecord(tx, { project, isAnonymous: true }),
+      "anonymous",
     );
     return signInResponse(issued);
   });

@@ -52,8 +52,11 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
     return valid;
   });
   bindRoute(app, deps, otpSignInRoute, async ({ body }, { caller, clientIp }) => {
-    await countSubmission(deps, clientIp);
-    return deps.otpAuth.signIn(projectOf(caller), caller.user?.record ?? null, body.code);
+    const project = projectOf(caller);
+    return deps.audit.signInAttempt(project.id, "otp", {}, async () => {
+      await countSubmission(deps, clientIp);
+      return deps.otpAuth.signIn(project, caller.user?.record ?? null, body.code);
+    });
   });
 
   bindRoute(app, deps, verifyEmailRoute, async ({ body }, { caller, clientIp }) => {

@@ -10,9 +10,12 @@ import { projectOf, userOf } from "./auth.ts";
 export function registerMfaRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, mfaSignInRoute, async ({ body }, { caller, clientIp }) => {
     // The attempt code is a code like any other: its submissions count against the caller's IP (WIRE.md §1.10).
-    await deps.rateLimits.hit("code_ip", clientIp);
-    const signedIn = await deps.mfa.signIn(projectOf(caller), body);
-    return signInResponse(signedIn, signedIn.isNewUser);
+    const project = projectOf(caller);
+    return deps.audit.signInAttempt(project.id, `mfa_${body.type}`, {}, async () => {
+      await deps.rateLimits.hit("code_ip", clientIp);
+      const signedIn = await deps.mfa.signIn(project, body);
+      return signInResponse(signedIn, signedIn.isNewUser);
+    });
   });
 
   bindRoute(app, deps, mfaRecoveryCodesRoute, async (_input, { caller }) => ({

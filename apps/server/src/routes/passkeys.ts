@@ -27,7 +27,10 @@ export function registerPasskeyRoutes(app: Hono<AppEnv>, deps: Deps): void {
   );
 
   bindRoute(app, deps, passkeySignInRoute, async ({ body }, { caller, clientIp }) => {
-    await deps.rateLimits.hit("code_ip", clientIp);
-    return deps.passkeys.signIn(projectOf(caller), body);
+    const project = projectOf(caller);
+    return deps.audit.signInAttempt(project.id, "passkey", {}, async () => {
+      await deps.rateLimits.hit("code_ip", clientIp);
+      return deps.passkeys.signIn(project, body);
+    });
   });
 }

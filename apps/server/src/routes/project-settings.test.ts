@@ -118,6 +118,8 @@ const defaultConfig = (projectId: string) => ({
   bot_protection_site_key: null,
   bot_protection_secret: null,
   bot_protection_verify_url: null,
+  audit_log_retention_days: null,
+  audit_log_webhooks: false,
 });
 
 const SMTP: Record<string, unknown> = {

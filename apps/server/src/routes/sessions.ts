@@ -42,6 +42,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
       deps.sessions.open(tx, user, {
         expiresInMs: body.expires_in_millis,
         impersonator: body.is_impersonation ? impersonatorOf(caller) : undefined,
+        signIn: { method: "server_api", isNewUser: false, byCaller: true },
       }),
     );
     const issued = await deps.sessions.issue(opened);
@@ -74,7 +75,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const project = projectOf(caller);
     const user = caller.user;
     if (!user) throw KnownErrors.USER_AUTHENTICATION_REQUIRED();
-    await deps.sessions.end(user.sessionId);
+    await deps.sessions.end(user.sessionId, { projectId: project.id, userId: user.id, type: "sign_out" });
     const refreshToken = readGatehouseHeaders(request.headers).get("refresh-token");
     if (refreshToken) await deps.sessions.endByRefreshToken(project.id, user.id, refreshToken);
     return { success: true as const };
@@ -86,7 +87,11 @@ export function registerSessionRoutes(app: Hono<AppEnv>, deps: Deps): void {
     if (params.session_id === caller.user?.sessionId) throw KnownErrors.CANNOT_DELETE_CURRENT_SESSION();
     const session = await deps.sessions.find(project.id, params.session_id);
     if (!session || session.userId !== query.user_id) throw new TextError(404, "Session not found.");
-    await deps.sessions.end(session.id);
+    await deps.sessions.end(session.id, {
+      projectId: project.id,
+      userId: session.userId,
+      type: "session.revoked",
+    });
     return { success: true as const };
   });
 

@@ -224,6 +224,7 @@ describe("GET /internal/webhooks/event-types", () => {
         "sso.connection.updated",
         "sso.connection.deleted",
         "user.provisioned",
+        "audit_log.entry_created",
       ].map((type) => ({ type })),
       is_paginated: false,
     });

@@ -3,6 +3,7 @@
 // request (db/request-repo.ts), so expiry and revocation hold from the very next request.
 import { randomUUID } from "node:crypto";
 import { type ApiKey, type ApiKeyFirstView, KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { type ApiKeyKind, generateApiKey } from "../crypto/random.ts";
 import { type ApiKeySetRow, type ApiKeysRepo, KEY_HASH_COLUMNS } from "../db/api-keys-repo.ts";
@@ -65,7 +66,7 @@ export function toApiKeyFirstView(
   return view;
 }
 
-export function createApiKeyService(deps: { repo: ApiKeysRepo }) {
+export function createApiKeyService(deps: { repo: ApiKeysRepo; audit: AuditLog }) {
   const { repo } = deps;
   return {
     /** Creates (or, for a known id, rewrites) a key set. Returns the full keys: the only time they are seen. */
@@ -87,6 +88,11 @@ export function createApiKeyService(deps: { repo: ApiKeysRepo }) {
         if (value) full[kind] = value;
       }
       const saved = await repo.upsert(tx, row as Parameters<ApiKeysRepo["upsert"]>[1]);
+      await deps.audit.record(tx, projectId, {
+        type: "api_key.created",
+        target: { type: "project_api_key", id: saved.id },
+        details: { description: input.description, kinds: Object.keys(full) },
+      });
       return { set: saved, keys: full };
     },
 
@@ -115,6 +121,12 @@ export function createApiKeyService(deps: { repo: ApiKeysRepo }) {
         ...(revoke ? { manuallyRevokedAt: changes.revokedAt } : {}),
       });
       if (!updated) throw KnownErrors.API_KEY_NOT_FOUND();
+      if (revoke) {
+        await deps.audit.record(tx, projectId, {
+          type: "api_key.revoked",
+          target: { type: "project_api_key", id },
+        });
+      }
       return updated;
     },
   };

@@ -93,7 +93,7 @@ export function createCliAuthService(deps: {
         if (!(await repo.markUsed(tx, attempt.id, now))) return { status: "used" };
         const user = await deps.usersRepo.find(project.id, userId, tx);
         if (!user) return { status: "expired" };
-        const opened = await deps.sessions.open(tx, user);
+        const opened = await deps.sessions.open(tx, user, { signIn: { method: "cli", isNewUser: false } });
         return { status: "success", refreshToken: opened.refreshToken };
       });
     },
@@ -123,7 +123,9 @@ export function createCliAuthService(deps: {
       const anonymous = await anonymousUser(project, attempt);
       if (!anonymous || !(await repo.claimAnonymous(attempt.id, anonymous.id, clock.now())))
         throw new TextError(400, NO_ANONYMOUS_SESSION);
-      const opened = await inTransaction(deps.db, (tx) => deps.sessions.open(tx, anonymous));
+      const opened = await inTransaction(deps.db, (tx) =>
+        deps.sessions.open(tx, anonymous, { signIn: { method: "cli_anonymous", isNewUser: false } }),
+      );
       const issued = await deps.sessions.issue(opened);
       return { access_token: issued.accessToken, refresh_token: issued.refreshToken };
     },

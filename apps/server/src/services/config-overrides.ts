@@ -4,6 +4,7 @@
 // other keys are kept, rendered and reported as unsupported. The project's configuration stays the source of truth
 // for supported keys, so dashboard changes show in the rendered config too.
 import type { ConfigLevel, ConfigSource } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -45,6 +46,7 @@ export function createConfigOverrideService(deps: {
   projectsRepo: ProjectsRepo;
   secrets: ProjectSecrets;
   box: SecretBox;
+  audit: AuditLog;
 }) {
   async function readLevels(executor: Db, projectId: string) {
     const rows = await deps.repo.list(executor, projectId);
@@ -84,7 +86,13 @@ export function createConfigOverrideService(deps: {
         { projectId: project.id, level, sealedConfig: deps.box.seal(JSON.stringify(next)), source },
         deps.clock.now(),
       );
-      if (Object.keys(update).length > 0) await deps.projects.updateIn(tx, project.id, { config: update });
+      if (Object.keys(update).length > 0)
+        await deps.projects.updateIn(tx, project.id, { config: update }, false);
+      await deps.audit.record(tx, project.id, {
+        type: "config.updated",
+        target: { type: "project", id: project.id },
+        details: { level, keys: leafPaths(next).slice(0, 50) },
+      });
       return { success: true as const, unsupported_keys: unsupportedKeys(after) };
     });
   }

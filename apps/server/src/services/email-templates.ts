@@ -4,6 +4,7 @@
 
 import type { ProjectConfig } from "@gatehouse/contract";
 import { storedLocale } from "@gatehouse/contract/locales";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
@@ -59,7 +60,14 @@ export function createEmailTemplateService(deps: {
   clock: Clock;
   emails: EmailService;
   usersRepo: UsersRepo;
+  audit: AuditLog;
 }) {
+  const audited = (tx: Db, projectId: string, type: EmailTemplateType, change: string) =>
+    deps.audit.record(tx, projectId, {
+      type: "email_template.updated",
+      target: { type: "email_template", id: type },
+      details: { change },
+    });
   const repo = createEmailTemplatesRepo();
 
   return {
@@ -86,17 +94,24 @@ export function createEmailTemplateService(deps: {
       changes: { subject?: string; content?: string },
     ): Promise<EmailTemplateView> {
       assertKnownVariables(type, changes);
-      const row = await repo.save(
-        deps.db,
-        { projectId, type, updatedAt: deps.clock.now() },
-        DEFAULT_EMAIL_TEMPLATES[type],
-        changes,
-      );
+      const row = await inTransaction(deps.db, async (tx) => {
+        const saved = await repo.save(
+          tx,
+          { projectId, type, updatedAt: deps.clock.now() },
+          DEFAULT_EMAIL_TEMPLATES[type],
+          changes,
+        );
+        await audited(tx, projectId, type, "edited");
+        return saved;
+      });
       return { type, subject: row.subject, content: row.content, is_default: false };
     },
 
     async reset(projectId: string, type: EmailTemplateType): Promise<void> {
-      await repo.delete(deps.db, projectId, type);
+      await inTransaction(deps.db, async (tx) => {
+        await repo.delete(tx, projectId, type);
+        await audited(tx, projectId, type, "reset");
+      });
     },
 
     /** Renders the saved template, with a draft's subject and content in place of the saved ones. */

@@ -20,6 +20,7 @@
 // SHA-256 hashes are stored, bound to the secret they were made for: setting another secret or removing it voids
 // them, whichever endpoint does it.
 import { KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { randomCrockford } from "../crypto/random.ts";
@@ -31,7 +32,7 @@ import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { Project } from "./projects.ts";
 import type { RateLimiter, Slots } from "./rate-limits.ts";
-import type { IssuedSession, SessionService } from "./sessions.ts";
+import type { IssuedSession, SessionService, SignInMethod } from "./sessions.ts";
 import type { VerificationCodeService } from "./verification-codes.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -70,6 +71,7 @@ export function createMfaService(deps: {
   usersRepo: UsersRepo;
   totpBox: SecretBox;
   rateLimits: RateLimiter;
+  audit: AuditLog;
 }) {
   const repo = createMfaRepo();
 
@@ -94,16 +96,19 @@ export function createMfaService(deps: {
   }
 
   /** The gate, first half: a session, or for a TOTP user an attempt code. In the caller's transaction. */
-  async function open(tx: Db, user: UserRecord, options: { isNewUser: boolean }): Promise<OpenedSignIn> {
+  async function open(tx: Db, user: UserRecord, options: SignInMethod): Promise<OpenedSignIn> {
     if (user.sealedTotpSecret === null) {
-      return { session: await deps.sessions.open(tx, user), isNewUser: options.isNewUser };
+      return {
+        session: await deps.sessions.open(tx, user, { signIn: options }),
+        isNewUser: options.isNewUser,
+      };
     }
     // The first factor is proven: a banned user learns it now, not after a second factor that leads nowhere.
     deps.sessions.assertMaySignIn(user);
     const { code } = await deps.codes.create(tx, {
       projectId: user.projectId,
       purpose: "mfa_attempt",
-      data: { user_id: user.id, is_new_user: options.isNewUser },
+      data: { user_id: user.id, is_new_user: options.isNewUser, method: options.method },
     });
     return { attemptCode: code };
   }
@@ -133,7 +138,12 @@ export function createMfaService(deps: {
           if (!user) throw KnownErrors.VERIFICATION_CODE_NOT_FOUND();
           if (input.type === "totp") await proveTotp(tx, user, input.totp);
           else await proveRecoveryCode(tx, user, input.recovery_code);
-          return { session: await deps.sessions.open(tx, user), isNewUser: row.data.is_new_user === true };
+          const isNewUser = row.data.is_new_user === true;
+          const method = `${typeof row.data.method === "string" ? row.data.method : "unknown"}+${input.type}`;
+          return {
+            session: await deps.sessions.open(tx, user, { signIn: { method, isNewUser } }),
+            isNewUser,
+          };
         },
         // A slot of the user's second-factor bucket, taken outside the transaction so a wrong code that rolls it
         // back still counts; a right one gives it back below.
@@ -161,6 +171,11 @@ export function createMfaService(deps: {
           totpSecretHash,
           codeHashes: codes.map((code) => sha256Hex(normaliseRecoveryCode(code))),
           now: deps.clock.now(),
+        });
+        await deps.audit.record(tx, user.projectId, {
+          type: "mfa.changed",
+          target: { type: "user", id: user.id },
+          details: { recovery_codes: "regenerated" },
         });
       });
       return codes;

@@ -87,7 +87,7 @@ export function createOtpAuth(deps: {
             // Receiving the code proves the address.
             await deps.usersRepo.markChannelVerified(tx, found.channel.id);
             const user = await deps.usersRepo.find(project.id, found.user.id, tx);
-            return deps.mfa.open(tx, user ?? found.user, { isNewUser: false });
+            return deps.mfa.open(tx, user ?? found.user, { isNewUser: false, method: "otp" });
           }
           if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
           const primary = { value: email, verified: true, usedForAuth: true };
@@ -101,7 +101,7 @@ export function createOtpAuth(deps: {
           const user = await deps.usersRepo.find(project.id, userId, tx);
           if (!user) throw new Error("New user vanished inside its own transaction");
           // An upgraded anonymous user may have set a TOTP secret already.
-          return deps.mfa.open(tx, user, { isNewUser: true });
+          return deps.mfa.open(tx, user, { isNewUser: true, method: "otp" });
         },
       );
       const issued = await deps.mfa.issue(opened);

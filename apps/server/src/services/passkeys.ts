@@ -216,7 +216,7 @@ export function createPasskeyService(deps: {
           const user = await deps.usersRepo.find(project.id, passkey.userId, tx);
           // Passkeys go with their user (foreign key), so this is a user deleted while we looked.
           if (!user) throw authenticationFailed("This passkey is not registered with this project.");
-          return deps.mfa.open(tx, user, { isNewUser: false });
+          return deps.mfa.open(tx, user, { isNewUser: false, method: "passkey" });
         },
       );
       return signInResponse(await deps.mfa.issue(opened), false);

@@ -5,6 +5,7 @@
 
 import { KnownErrors } from "@gatehouse/contract";
 import { storedLocale } from "@gatehouse/contract/locales";
+import type { AuditLog } from "../audit/log.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -47,7 +48,15 @@ export function createPasswordAuth(deps: {
   emailVerification: EmailVerification;
   rateLimits: RateLimiter;
   passwordPolicy: PasswordPolicy;
+  audit: AuditLog;
 }) {
+  const passwordChanged = (tx: Db, projectId: string, userId: string, how: string) =>
+    deps.audit.record(tx, projectId, {
+      type: "password.changed",
+      target: { type: "user", id: userId },
+      details: { via: how },
+    });
+
   const emailTaken = (email: string) =>
     KnownErrors.USER_EMAIL_ALREADY_EXISTS({ email, would_work_if_email_was_verified: false });
 
@@ -87,7 +96,7 @@ export function createPasswordAuth(deps: {
             await sendVerification(tx, caller.id);
             const user = await deps.usersRepo.find(project.id, caller.id, tx);
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
-            return deps.mfa.open(tx, user, { isNewUser: true });
+            return deps.mfa.open(tx, user, { isNewUser: true, method: "password" });
           });
           return await deps.mfa.issue(opened);
         }
@@ -95,7 +104,7 @@ export function createPasswordAuth(deps: {
           const user = await deps.users.createRecord(tx, { project, email, passwordHash });
           await sendVerification(tx, user.id);
           return user;
-        });
+        }, "password");
       } catch (error) {
         // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.
         if (isUniqueViolation(error)) throw emailTaken(input.email);
@@ -125,9 +134,9 @@ export function createPasswordAuth(deps: {
       const opened = rehash
         ? await inTransaction(deps.db, async (tx) => {
             await deps.usersRepo.replacePasswordHash(tx, user.id, stored, rehash);
-            return deps.mfa.open(tx, user, { isNewUser: false });
+            return deps.mfa.open(tx, user, { isNewUser: false, method: "password" });
           })
-        : await deps.mfa.open(deps.db, user, { isNewUser: false });
+        : await deps.mfa.open(deps.db, user, { isNewUser: false, method: "password" });
       return deps.mfa.issue(opened);
     },
 
@@ -152,6 +161,7 @@ export function createPasswordAuth(deps: {
       await inTransaction(deps.db, async (tx) => {
         await deps.usersRepo.update(tx, user.id, { passwordHash });
         await deps.sessions.endAllForUser(tx, user.id, keepSessionId);
+        await passwordChanged(tx, user.projectId, user.id, "update");
       });
     },
 
@@ -161,7 +171,10 @@ export function createPasswordAuth(deps: {
       assertPasswordLength(password);
       await deps.passwordPolicy.assertAcceptable(project.config, password, userInputs(user));
       const passwordHash = await deps.hasher.hash(password);
-      await inTransaction(deps.db, (tx) => deps.usersRepo.update(tx, user.id, { passwordHash }));
+      await inTransaction(deps.db, async (tx) => {
+        await deps.usersRepo.update(tx, user.id, { passwordHash });
+        await passwordChanged(tx, project.id, user.id, "set");
+      });
     },
 
     /**
@@ -214,6 +227,7 @@ export function createPasswordAuth(deps: {
         }
         await deps.usersRepo.update(tx, userId, { passwordHash });
         await deps.sessions.endAllForUser(tx, userId);
+        await passwordChanged(tx, project.id, userId, "reset");
       });
     },
   };

@@ -2,6 +2,7 @@
 // stored; `recursive` listings add everything their definitions contain. Grants and revocations record Stack's
 // `project_permission.created` / `.deleted` events; new users get the project's sign-up defaults silently, as in Stack.
 import { KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { ProjectGrantKey, ProjectPermissionsRepo } from "../db/project-permissions-repo.ts";
@@ -27,6 +28,7 @@ export function createProjectPermissionService(deps: {
   usersRepo: UsersRepo;
   events: WebhookEvents;
   clock: Clock;
+  audit: AuditLog;
 }) {
   const { teamsRepo, grants, events } = deps;
 
@@ -85,6 +87,15 @@ export function createProjectPermissionService(deps: {
       await assertProjectDefinition(tx, projectId, grant.permissionId);
       const granted = await grants.insertGrants(tx, projectId, [grant], deps.clock.now());
       await events.record(tx, projectId, ...granted.map((g) => grantEvent("project_permission.created", g)));
+      await deps.audit.record(
+        tx,
+        projectId,
+        ...granted.map(() => ({
+          type: "permission.granted" as const,
+          target: { type: "user", id: grant.userId },
+          details: { scope: "project", permission_id: grant.permissionId },
+        })),
+      );
       return toWire(grant);
     },
 
@@ -94,6 +105,11 @@ export function createProjectPermissionService(deps: {
         throw KnownErrors.PERMISSION_NOT_FOUND({ permission_id: grant.permissionId });
       }
       await events.record(tx, projectId, grantEvent("project_permission.deleted", grant));
+      await deps.audit.record(tx, projectId, {
+        type: "permission.revoked",
+        target: { type: "user", id: grant.userId },
+        details: { scope: "project", permission_id: grant.permissionId },
+      });
     },
 
     /**

@@ -176,6 +176,8 @@ export function projectAdminView(
       bot_protection_site_key: c.bot_protection_site_key,
       bot_protection_secret: c.bot_protection_secret,
       bot_protection_verify_url: c.bot_protection_verify_url,
+      audit_log_retention_days: c.audit_log_retention_days ?? null,
+      audit_log_webhooks: c.audit_log_webhooks === true,
     },
     production_mode_errors: productionModeErrors(c),
   };

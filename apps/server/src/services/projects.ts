@@ -8,6 +8,7 @@ import {
   type ProjectConfig,
   type ProjectConfigUpdate,
 } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { createSecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -83,8 +84,26 @@ export function createProjectService(deps: {
   permissions: PermissionService;
   clock: Clock;
   secrets: ProjectSecrets;
+  audit: AuditLog;
 }) {
   const { repo } = deps;
+
+  /** The audit entries of a settings change: the project's own fields, and its configuration (keys only). */
+  function auditSettings(tx: Db, projectId: string, settings: ProjectSettings) {
+    const fields = (["displayName", "description", "isProductionMode"] as const).filter(
+      (f) => settings[f] !== undefined,
+    );
+    const target = { type: "project", id: projectId };
+    const configKeys = Object.keys(settings.config ?? {});
+    return deps.audit.record(
+      tx,
+      projectId,
+      ...(fields.length > 0 ? [{ type: "project.updated" as const, target, details: { fields } }] : []),
+      ...(configKeys.length > 0
+        ? [{ type: "config.updated" as const, target, details: { keys: configKeys } }]
+        : []),
+    );
+  }
   const { secrets } = deps;
 
   /** The project, its signing keys and its permission definitions (the defaults unless given). */
@@ -145,7 +164,13 @@ export function createProjectService(deps: {
     createOwned(ownerTeamId: string, settings: ProjectSettings & { displayName: string }): Promise<Project> {
       return inTransaction(deps.db, async (tx) => {
         const project = await insert(tx, { displayName: settings.displayName, ownerTeamId });
-        return applySettings(tx, project, settings);
+        const applied = await applySettings(tx, project, settings);
+        await deps.audit.record(tx, project.id, {
+          type: "project.created",
+          target: { type: "project", id: project.id },
+          details: { owner_team_id: ownerTeamId },
+        });
+        return applied;
       });
     },
 
@@ -155,17 +180,26 @@ export function createProjectService(deps: {
     },
 
     /** `update` inside the caller's transaction (config as code stores its override with the change). */
-    async updateIn(tx: Db, projectId: string, settings: ProjectSettings): Promise<Project> {
+    async updateIn(tx: Db, projectId: string, settings: ProjectSettings, audited = true): Promise<Project> {
       const project = await repo.lock(tx, projectId);
       if (!project) throw new Error(`Project ${projectId} vanished before its update`);
-      return applySettings(tx, project, settings);
+      const updated = await applySettings(tx, project, settings);
+      if (audited) await auditSettings(tx, projectId, settings);
+      return updated;
     },
 
     /** Deletes the project and, through the cascades, everything it owns. The internal project stays. */
     async delete(projectId: string): Promise<void> {
       if (projectId === INTERNAL_PROJECT_ID)
         throw new TextError(400, "The internal project cannot be deleted.");
-      await repo.delete(projectId);
+      // The project's own entries go with it (cascade), so its deletion is recorded in the internal project's log.
+      await inTransaction(deps.db, async (tx) => {
+        if (!(await repo.delete(projectId, tx))) return;
+        await deps.audit.record(tx, INTERNAL_PROJECT_ID, {
+          type: "project.deleted",
+          target: { type: "project", id: projectId },
+        });
+      });
     },
 
     /** The projects owned by the teams the user belongs to, as admin views. */

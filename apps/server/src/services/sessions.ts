@@ -2,6 +2,7 @@
 // JWTs minted from a session with exactly the claims of §3.1.
 import { createHmac, randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { crockfordOf, randomCrockford } from "../crypto/random.ts";
@@ -45,6 +46,17 @@ export const bannedError = () =>
 /** Who started an impersonation session: the credential, and the operator's user id when one did (schema.ts). */
 export type Impersonator = { kind: ImpersonatorKind; userId: string | null };
 
+/** How a sign-in proved the user (password, otp, passkey, oauth, sso, cli, anonymous), for the audit log. */
+export type SignInMethod = {
+  method: string;
+  isNewUser: boolean;
+  /** The request's caller acted (a server opening a user's session), rather than the user proving themselves. */
+  byCaller?: boolean;
+};
+
+/** Who a session that ends belonged to, and why it ended, for the audit log. */
+export type SessionEnd = { projectId: string; userId: string; type: "sign_out" | "session.revoked" };
+
 /** How long a replaced refresh token still works (a client that lost the answer retries with it). */
 export const ROTATION_GRACE_MS = 30_000;
 
@@ -83,6 +95,7 @@ export function createSessionService(deps: {
   baseUrl: string;
   accessTokenLifetimeMs: number;
   activity: ActivityRecorder;
+  audit: AuditLog;
   /** Key of the HMAC that derives rotated refresh tokens, from the server secret. */
   rotationKey: Buffer;
   /** [GO] The project's custom claims for this user (trust/token-claims.ts); none when absent. */
@@ -152,6 +165,36 @@ export function createSessionService(deps: {
     });
   }
 
+  /** The audit entry of a new session: a sign-up, a sign-in, or an impersonation (who, as whom). */
+  async function auditOpened(
+    tx: Db,
+    user: UserRecord,
+    sessionId: string,
+    options: { impersonator?: Impersonator; signIn?: SignInMethod },
+  ) {
+    const target = { type: "user", id: user.id };
+    if (options.impersonator) {
+      await deps.audit.record(tx, user.projectId, {
+        type: "impersonation.started",
+        target,
+        details: {
+          session_id: sessionId,
+          impersonator_kind: options.impersonator.kind,
+          impersonator_user_id: options.impersonator.userId ?? null,
+        },
+      });
+    } else if (options.signIn) {
+      const { method, isNewUser, byCaller } = options.signIn;
+      await deps.audit.record(tx, user.projectId, {
+        type: isNewUser ? "sign_up" : "sign_in.succeeded",
+        target,
+        // The session belongs to the user who just proved who they are, whoever the request's caller was.
+        ...(byCaller ? {} : { actor: { type: "user" as const, id: user.id } }),
+        details: { method, session_id: sessionId },
+      });
+    }
+  }
+
   return {
     mintAccessToken,
 
@@ -162,7 +205,7 @@ export function createSessionService(deps: {
     async open(
       tx: Db,
       user: UserRecord,
-      options: { expiresInMs?: number; impersonator?: Impersonator } = {},
+      options: { expiresInMs?: number; impersonator?: Impersonator; signIn?: SignInMethod } = {},
     ): Promise<{ user: UserRecord; sessionId: string; refreshToken: string }> {
       const sessionId = randomUUID();
       const refreshToken = randomCrockford(45);
@@ -185,6 +228,7 @@ export function createSessionService(deps: {
         if (!(await deps.users.find(user.projectId, user.id, tx))) throw KnownErrors.USER_NOT_FOUND();
         throw bannedError();
       }
+      await auditOpened(tx, user, sessionId, options);
       return { user, sessionId, refreshToken };
     },
 
@@ -202,8 +246,10 @@ export function createSessionService(deps: {
     },
 
     /** Creates the user with `insertUser` and its session in one transaction, then mints the tokens. */
-    async signInNew(insertUser: (tx: Db) => Promise<UserRecord>): Promise<IssuedSession> {
-      const opened = await inTransaction(deps.db, async (tx) => this.open(tx, await insertUser(tx)));
+    async signInNew(insertUser: (tx: Db) => Promise<UserRecord>, method: string): Promise<IssuedSession> {
+      const opened = await inTransaction(deps.db, async (tx) =>
+        this.open(tx, await insertUser(tx), { signIn: { method, isNewUser: true } }),
+      );
       return this.issue(opened);
     },
 
@@ -270,10 +316,21 @@ export function createSessionService(deps: {
     /** Ends the session of this refresh token when it belongs to `userId` (sign-out sends both tokens). */
     async endByRefreshToken(projectId: string, userId: string, refreshToken: string): Promise<void> {
       const session = await this.findByRefreshToken(projectId, refreshToken);
-      if (session?.userId === userId) await this.end(session.id);
+      if (session?.userId === userId) await this.end(session.id, { projectId, userId, type: "sign_out" });
     },
     find: (projectId: string, sessionId: string) => deps.repo.find(projectId, sessionId),
-    end: (sessionId: string) => inTransaction(deps.db, (tx) => deps.repo.delete(tx, sessionId)),
+    /** Ends a session; with `audit`, a sign-out or revocation that really ended one is recorded with it. */
+    end: (sessionId: string, audit?: SessionEnd) =>
+      inTransaction(deps.db, async (tx) => {
+        const ended = await deps.repo.delete(tx, sessionId);
+        if (ended && audit) {
+          await deps.audit.record(tx, audit.projectId, {
+            type: audit.type,
+            target: { type: "user", id: audit.userId },
+            details: { session_id: sessionId },
+          });
+        }
+      }),
   };
 }
 

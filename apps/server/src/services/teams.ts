@@ -3,6 +3,7 @@
 // the caller's transaction.
 import { randomUUID } from "node:crypto";
 import { type ClientTeam, KnownErrors, type ServerTeam } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { GrantKey, TeamRow, TeamsRepo } from "../db/teams-repo.ts";
@@ -69,6 +70,7 @@ export function createTeamService(deps: {
   usersRepo: UsersRepo;
   events: WebhookEvents;
   clock: Clock;
+  audit: AuditLog;
 }) {
   const { teamsRepo, events, clock } = deps;
 
@@ -225,6 +227,15 @@ export function createTeamService(deps: {
       }
       const granted = await teamsRepo.insertGrants(tx, projectId, [grant], clock.now());
       await events.record(tx, projectId, ...granted.map((g) => grantEvent("team_permission.created", g)));
+      await deps.audit.record(
+        tx,
+        projectId,
+        ...granted.map(() => ({
+          type: "permission.granted" as const,
+          target: { type: "user", id: grant.userId },
+          details: { scope: "team", team_id: grant.teamId, permission_id: grant.permissionId },
+        })),
+      );
     },
 
     async revoke(tx: Db, projectId: string, grant: GrantKey): Promise<void> {
@@ -236,6 +247,11 @@ export function createTeamService(deps: {
         });
       }
       await events.record(tx, projectId, grantEvent("team_permission.deleted", grant));
+      await deps.audit.record(tx, projectId, {
+        type: "permission.revoked",
+        target: { type: "user", id: grant.userId },
+        details: { scope: "team", team_id: grant.teamId, permission_id: grant.permissionId },
+      });
     },
 
     /** Every membership of a user ends (user deletion): one `team_membership.deleted` per team. */

@@ -3,6 +3,7 @@
 // passwords hashed, imported hashes checked, TOTP secrets sealed, the primary e-mail rules applied.
 import { randomUUID } from "node:crypto";
 import { KnownErrors, type ServerUserCreate, type ServerUserUpdate } from "@gatehouse/contract";
+import type { AuditLog, AuditRecord } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { parsePasswordHash } from "../crypto/imported-hash.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
@@ -106,6 +107,28 @@ async function conflictError(error: unknown, recheck: () => Promise<void>): Prom
   return error;
 }
 
+/** The audit entries a user update makes: password, second factor and ban changes (issue 21). */
+function auditRecords(user: UserRecord, input: UserUpdate, passwordChanged: boolean): AuditRecord[] {
+  const target = { type: "user", id: user.id };
+  const records: AuditRecord[] = [];
+  if (passwordChanged) records.push({ type: "password.changed", target, details: { via: "user_update" } });
+  if (input.totp_secret_base64 !== undefined)
+    records.push({
+      type: "mfa.changed",
+      target,
+      details: { totp: input.totp_secret_base64 === null ? "removed" : "set" },
+    });
+  if (input.restricted_by_admin === true && !user.restrictedByAdmin)
+    records.push({
+      type: "user.banned",
+      target,
+      details: { reason: input.restricted_by_admin_reason ?? null },
+    });
+  if (input.restricted_by_admin === false && user.restrictedByAdmin)
+    records.push({ type: "user.unbanned", target });
+  return records;
+}
+
 export function createUserUpdates(deps: {
   db: Db;
   repo: UsersRepo;
@@ -116,8 +139,11 @@ export function createUserUpdates(deps: {
   totpBox: SecretBox;
   hasher: PasswordHasher;
   sessions: Pick<SessionService, "endAllForUser">;
+  audit: AuditLog;
 }) {
   const { hasher } = deps;
+  const auditUpdate = (tx: Db, user: UserRecord, input: UserUpdate, passwordChanged: boolean) =>
+    deps.audit.record(tx, user.projectId, ...auditRecords(user, input, passwordChanged));
 
   /** Columns both create and update take from the same wire fields. */
   function columnChanges(input: UserCreate | UserUpdate, restrictedNow: boolean) {
@@ -266,6 +292,7 @@ export function createUserUpdates(deps: {
           // A ban signs the user out everywhere, with the change: no session of a banned user outlives the commit
           // (sign-ins racing with it are refused by sessions.open, which waits for this row's lock).
           if (input.restricted_by_admin === true) await deps.sessions.endAllForUser(tx, user.id);
+          await auditUpdate(tx, user, input, passwordHash !== undefined);
           // The event's reading of the user is the answer too.
           return deps.users.recordEvent(tx, project.id, user.id, "user.updated");
         });

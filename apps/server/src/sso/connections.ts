@@ -8,6 +8,7 @@ import {
   ssoAttributeMappingSchema,
 } from "@gatehouse/contract";
 import type { z } from "zod";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../db/client.ts";
@@ -23,6 +24,7 @@ export type SamlSettings = { idp_entity_id: string; idp_sso_url: string; idp_cer
 
 export type SsoConnectionsDeps = {
   repo: SsoRepo;
+  audit: AuditLog;
   teamsRepo: TeamsRepo;
   events: WebhookEvents;
   clock: Clock;
@@ -50,6 +52,19 @@ export function ssoUrls(baseUrl: string, connectionId: string): SsoUrls {
 }
 
 export function createSsoConnections(deps: SsoConnectionsDeps) {
+  const auditConnection = (
+    db: Db,
+    projectId: string,
+    type: "sso_connection.created" | "sso_connection.updated" | "sso_connection.deleted",
+    wire: SsoConnection,
+    fields?: string[],
+  ) =>
+    deps.audit.record(db, projectId, {
+      type,
+      target: { type: "sso_connection", id: wire.id },
+      details: { team_id: wire.team_id, protocol: wire.protocol, ...(fields ? { fields } : {}) },
+    });
+
   const toWire = (row: SsoConnectionRow): SsoConnection => {
     const urls = ssoUrls(deps.baseUrl, row.id);
     const oidc = row.protocol === "oidc" ? (row.settings as OidcSettings) : null;
@@ -133,6 +148,7 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
       });
       const wire = toWire(row);
       await deps.events.record(db, projectId, { type: "sso.connection.created", data: wire });
+      await auditConnection(db, projectId, "sso_connection.created", wire);
       return wire;
     },
 
@@ -172,6 +188,7 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
       if (!updated) throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: id });
       const wire = toWire(updated);
       await deps.events.record(db, projectId, { type: "sso.connection.updated", data: wire });
+      await auditConnection(db, projectId, "sso_connection.updated", wire, Object.keys(body));
       return wire;
     },
 
@@ -179,6 +196,7 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
       const wire = toWire(await owned(db, projectId, teamId, id));
       await deps.repo.deleteConnection(db, id);
       await deps.events.record(db, projectId, { type: "sso.connection.deleted", data: wire });
+      await auditConnection(db, projectId, "sso_connection.deleted", wire);
     },
   };
 }

@@ -1,5 +1,7 @@
 // The SSO capability's parts, built once from the composition root (deps.ts): connections, the relying parties, the
 // provisioning rules and the sign-in flow.
+
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { createSecretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../db/client.ts";
@@ -33,6 +35,7 @@ export type SsoDeps = {
   users: UserService;
   teams: TeamService;
   events: WebhookEvents;
+  audit: AuditLog;
   /** IdP metadata URLs and OIDC issuers may point at loopback and private addresses (tests and development only). */
   allowPrivateUrls: boolean;
   /** Resolvers for domain verification (`host` or `host:port`); the system's when empty. */
@@ -47,6 +50,7 @@ export function createSso(deps: SsoDeps) {
     repo,
     teamsRepo: deps.teamsRepo,
     events: deps.events,
+    audit: deps.audit,
     clock: deps.clock,
     baseUrl: deps.baseUrl,
     box: secretsBox,

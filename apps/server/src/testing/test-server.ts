@@ -91,12 +91,14 @@ export async function createTestServer(
     const audience = opts.audience ?? "default";
     const project = await deps.projects.find(projectId);
     if (!project) throw new Error(`No project ${projectId}`);
-    const signedIn = await deps.sessions.signInNew((tx) =>
-      deps.users.createRecord(tx, {
-        project,
-        isAnonymous: audience === "anonymous",
-        ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
-      }),
+    const signedIn = await deps.sessions.signInNew(
+      (tx) =>
+        deps.users.createRecord(tx, {
+          project,
+          isAnonymous: audience === "anonymous",
+          ...(opts.email ? { email: { value: opts.email, verified: true, usedForAuth: true } } : {}),
+        }),
+      "test",
     );
     const { sessionId, refreshToken } = signedIn;
     let { user } = signedIn;

@@ -7,6 +7,7 @@ import {
   type OwnedApiKeyJson,
   type OwnedApiKeyType,
 } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -56,6 +57,7 @@ export function createOwnedApiKeyService(deps: {
   teamsRepo: TeamsRepo;
   permissions: PermissionService;
   clock: Clock;
+  audit: AuditLog;
 }) {
   const { db, repo, clock } = deps;
 
@@ -129,6 +131,11 @@ export function createOwnedApiKeyService(deps: {
       const key = formatOwnedApiKey({ id, type, isPublic });
       const row = await inTransaction(db, async (tx) => {
         await assertOwnerExists(actor.project.id, owner, tx);
+        await deps.audit.record(tx, actor.project.id, {
+          type: "api_key.created",
+          target: { type: `${type}_api_key`, id },
+          details: { owner_id: input.ownerId, description: input.description, is_public: isPublic },
+        });
         return repo.insert(tx, {
           id,
           projectId: actor.project.id,
@@ -166,7 +173,17 @@ export function createOwnedApiKeyService(deps: {
           : { expiresAt: input.expiresAtMillis === null ? null : new Date(input.expiresAtMillis) }),
       };
       if (Object.keys(changes).length === 0) return toOwnedApiKeyJson(current);
-      const updated = await repo.update(db, actor.project.id, id, changes);
+      const updated = await inTransaction(db, async (tx) => {
+        const row = await repo.update(tx, actor.project.id, id, changes);
+        if (row && "manuallyRevokedAt" in changes) {
+          await deps.audit.record(tx, actor.project.id, {
+            type: "api_key.revoked",
+            target: { type: `${type}_api_key`, id },
+            details: { owner_id: row.userId ?? row.teamId },
+          });
+        }
+        return row;
+      });
       if (!updated) throw KnownErrors.API_KEY_NOT_FOUND();
       return toOwnedApiKeyJson(updated);
     },

@@ -2,6 +2,7 @@
 
 import { analyticsRoutes } from "./analytics.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
+import { auditRoutes } from "./audit.ts";
 import {
   anonymousSignUpRoute,
   createSessionRoute,
@@ -60,6 +61,7 @@ import { webhookRoutes } from "./webhooks.ts";
 
 export * from "./analytics.ts";
 export * from "./api-keys.ts";
+export * from "./audit.ts";
 export * from "./auth.ts";
 export * from "./cli-auth.ts";
 export * from "./codes.ts";
@@ -149,4 +151,5 @@ export const allRoutes = [
   ...outsideServiceRoutes,
   ...userMetricsRoutes,
   ...configRoutes,
+  ...auditRoutes,
 ] as const;

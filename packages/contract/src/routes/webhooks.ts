@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "sso.connection.updated",
   "sso.connection.deleted",
   "user.provisioned",
+  // [GO] One per audit entry, when the project opts in (`audit_log_webhooks`).
+  "audit_log.entry_created",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -102,6 +102,8 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
+const auditRetentionSchema = z.number().int().min(1).max(36500).nullable();
+
 const permissionRefSchema = z.strictObject({ id: z.string().min(1).max(256) });
 
 const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "allow_duplicates"]);
@@ -157,6 +159,10 @@ export const projectConfigSchema = z.strictObject({
   allow_team_api_keys: z.boolean(),
   default_language: defaultLanguageSchema,
   ...trustFields,
+  /** [GO] Days audit entries are kept before the pruner deletes them; null or absent: kept for good. */
+  audit_log_retention_days: auditRetentionSchema.optional(),
+  /** [GO] Whether each audit entry is also sent as an `audit_log.entry_created` webhook event. */
+  audit_log_webhooks: z.boolean().optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -229,6 +235,8 @@ export const projectConfigUpdateSchema = z.strictObject({
   bot_protection_site_key: trustFields.bot_protection_site_key.optional(),
   bot_protection_secret: trustFields.bot_protection_secret.optional(),
   bot_protection_verify_url: trustFields.bot_protection_verify_url.optional(),
+  audit_log_retention_days: auditRetentionSchema.optional(),
+  audit_log_webhooks: z.boolean().optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -334,6 +342,8 @@ export const projectAdminViewSchema = z
       refresh_token_rotation: z.boolean(),
       default_language: defaultLanguageSchema,
       ...trustFields,
+      audit_log_retention_days: auditRetentionSchema,
+      audit_log_webhooks: z.boolean(),
     }),
     production_mode_errors: z.array(z.string()),
   })

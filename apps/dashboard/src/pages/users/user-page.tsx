@@ -8,6 +8,7 @@ import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
+import { AuditEntries } from "../audit-log.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { settingsKey } from "../settings/project-settings.ts";
@@ -59,6 +60,11 @@ export function UserPage({ project, userId }: ProjectScreenProps & { userId: str
       <Panel title="Sessions">
         <Part label="sessions" reads={projectKey(project, "users", user.id, "sessions")}>
           <UserSessions {...props} />
+        </Part>
+      </Panel>
+      <Panel title="Audit log">
+        <Part label="audit entries">
+          <AuditEntries project={project} filters={{ targetId: user.id }} />
         </Part>
       </Panel>
       <Panel title="Metadata">

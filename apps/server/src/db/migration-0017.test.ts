@@ -1,4 +1,4 @@
-// Migration 0018's data step: projects made before SSO get $manage_sso in their full-admin team_admin, so their team
+// Migration 0017's data step: projects made before SSO get $manage_sso in their full-admin team_admin, so their team
 // admins can manage SSO and SCIM like those of new projects; a narrowed team_admin and the internal project's stay.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ const OLD_ADMIN = [
 ];
 
 /** The migration's UPDATE, as the migrator runs it (statements are split at the breakpoints). */
-const dataStep = readFileSync(join(MIGRATIONS_FOLDER, "0018_scim.sql"), "utf8")
+const dataStep = readFileSync(join(MIGRATIONS_FOLDER, "0017_scim.sql"), "utf8")
   .split("--> statement-breakpoint")
   .map((statement) => statement.trim())
   .find((statement) => statement.includes('UPDATE "permission_definitions"'));
@@ -42,7 +42,7 @@ const setAdmin = (projectId: string, ids: string[]) =>
     .set({ containedPermissionIds: ids })
     .where(and(eq(permissionDefinitions.projectId, projectId), eq(permissionDefinitions.id, "team_admin")));
 
-describe("migration 0018: $manage_sso for existing projects", () => {
+describe("migration 0017: $manage_sso for existing projects", () => {
   it("adds it to a pre-SSO full-admin team_admin, once, and leaves a narrowed one and the internal project", async () => {
     expect(dataStep).toBeDefined();
     const old = (await server.createProject({ displayName: "Made before SSO" })).keys.projectId;
