@@ -892,6 +892,48 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     content: "<p>Reset</p>",
     updatedAt: now,
   });
+  await db.insert(schema.scimTokens).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    teamId: team.id,
+    description: "Okta",
+    tokenHash: `hash-${randomUUID()}`,
+  });
+  await db.insert(schema.scimUsers).values({
+    teamId: team.id,
+    userId: user.id,
+    projectId: keys.projectId,
+    userName: "member",
+    active: true,
+    attributes: {},
+    updatedAt: now,
+  });
+  await db.insert(schema.scimGroups).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    teamId: team.id,
+    displayName: "Engineering",
+    updatedAt: now,
+  });
+  await db.insert(schema.oidcClients).values({
+    clientId: `client-${randomUUID()}`,
+    projectId: keys.projectId,
+    displayName: "Wiki",
+    clientType: "public",
+    redirectUris: ["https://wiki.example.com/callback"],
+    postLogoutRedirectUris: [],
+    allowedScopes: ["openid"],
+  });
+  await db
+    .insert(schema.oidcPayloads)
+    .values({ projectId: keys.projectId, model: "Session", id: "s1", payload: {} });
+  await db.insert(schema.auditLog).values({
+    id: randomUUID(),
+    projectId: keys.projectId,
+    type: "user.sign_in",
+    actorType: "system",
+    details: {},
+  });
   const endpointId = randomUUID();
   await db.insert(schema.webhookEndpoints).values({
     id: endpointId,
