@@ -11,9 +11,17 @@ import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { USERS_ROWS } from "./texts/users.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
-const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS, ...WEBHOOKS_ROWS };
+const SCREEN_ROWS = {
+  ...OVERVIEW_ROWS,
+  ...TEAMS_ROWS,
+  ...API_KEYS_ROWS,
+  ...DOMAINS_ROWS,
+  ...WEBHOOKS_ROWS,
+  ...USERS_ROWS,
+};
 
 const FRAME_EN = {
   "nav.overview": "Overview",

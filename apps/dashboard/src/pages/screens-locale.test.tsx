@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 // The dashboard's screens in another language than English: their texts from the locale tables, their numbers and
 // dates through Intl in that locale (German here, Arabic for a right-to-left one).
-import { screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { Overview } from "./overview.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { TeamsPage } from "./teams/index.tsx";
+import { UsersPage } from "./users/index.tsx";
+import { UserPage } from "./users/user-page.tsx";
 
 const live = dashboardLiveSuite();
 
@@ -42,5 +44,23 @@ describe("the dashboard's screens in other languages", () => {
     await renderScreen(live().app, <ProjectsPage />, { lang: "ja" });
     expect(await screen.findByRole("heading", { name: "プロジェクトを作成" })).toBeTruthy();
     expect(screen.getByLabelText("プロジェクト名")).toBeTruthy();
+  });
+
+  it("shows the users list and a user's page in French, the sign-up date through Intl in French", async () => {
+    await renderScreen(live().app, <UsersPage project={live().project} />, { lang: "fr" });
+    expect(await screen.findByRole("button", { name: "Nouvel utilisateur" })).toBeTruthy();
+    expect(screen.getByRole("searchbox", { name: "Rechercher des utilisateurs" })).toBeTruthy();
+    expect(screen.queryByText("Rows per page")).toBeNull();
+
+    const [user] = await live().project.app.listUsers({ limit: 1 });
+    if (!user) throw new Error("no user");
+    cleanup();
+    await renderScreen(live().app, <UserPage project={live().project} userId={user.id} />, { lang: "fr" });
+    expect(await screen.findByRole("region", { name: "Profil" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Enregistrer les métadonnées client" })).toBeTruthy();
+    const french = new Intl.DateTimeFormat("fr", { dateStyle: "medium", timeStyle: "short" });
+    // Signed up and last active: the same minute for a user created by the test.
+    expect(screen.getAllByText(french.format(user.signedUpAt)).length).toBeGreaterThan(0);
+    expect(screen.queryByText("Signed up")).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { focusFirst, looksLikeEmail, when } from "../users/bricks.tsx";
+import { focusFirst, looksLikeEmail, When } from "../users/bricks.tsx";
 import { type TeamPartProps, teamsChanged } from "./team-page.tsx";
 
 type Domain = { domain: string; handlerPath?: string };
@@ -41,7 +41,9 @@ export function TeamInvitations(props: TeamPartProps) {
                 return (
                   <tr key={invitation.id}>
                     <td>{to}</td>
-                    <td>{when(invitation.expiresAt)}</td>
+                    <td>
+                      <When date={invitation.expiresAt} />
+                    </td>
                     <td>
                       <ConfirmButton
                         label={`Revoke the invitation to ${to}`}

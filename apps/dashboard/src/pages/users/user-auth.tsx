@@ -6,7 +6,7 @@ import { useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { usersChanged, when } from "./bricks.tsx";
+import { usersChanged, When } from "./bricks.tsx";
 import type { UserPartProps } from "./user-page.tsx";
 
 const onOff = (on: boolean) => (
@@ -153,7 +153,9 @@ export function UserSessions({ project, user }: UserPartProps) {
             {sessions.map((session) => (
               <tr key={session.id}>
                 <td className="dash-mono">{session.id}</td>
-                <td>{when(session.createdAt)}</td>
+                <td>
+                  <When date={session.createdAt} />
+                </td>
                 <td>{session.isImpersonation ? "impersonation" : "sign-in"}</td>
                 <td>
                   {revokeSession && (

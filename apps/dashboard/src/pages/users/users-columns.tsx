@@ -2,7 +2,7 @@
 // the server can order by, sign-in methods, id, and the row's actions (open, ban or unban, delete, each confirmed).
 // Only the dates sort, and they sort on the server: a page of a large project is all the browser ever holds.
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
-import { Avatar } from "@gatehouse/react/ui";
+import { Avatar, useLocale } from "@gatehouse/react/ui";
 import {
   type CellContext,
   type ColumnVisibilityState,
@@ -16,7 +16,7 @@ import {
 import { useEffect, useRef } from "react";
 import { Link } from "../../router.tsx";
 import { ConfirmButton } from "../bricks.tsx";
-import { dateTime, usersChanged, when } from "./bricks.tsx";
+import { useDateTime, usersChanged, When } from "./bricks.tsx";
 import { AuthMethods, BanBadge, VerifiedBadge } from "./user-badges.tsx";
 
 export const usersFeatures = tableFeatures({
@@ -104,15 +104,15 @@ export const USER_COLUMNS = helper.columns([
 
 /** The day, so the table fits a laptop's width; the time is in the tooltip and on the user's page. */
 function Day({ date }: { date: Date }) {
-  if (date.getTime() === 0) return when(date);
+  const locale = useLocale();
+  const dateTime = useDateTime();
+  if (date.getTime() === 0) return <When date={date} />;
   return (
     <time dateTime={date.toISOString()} title={dateTime.format(date)}>
-      {day.format(date)}
+      {date.toLocaleDateString(locale, { dateStyle: "medium" })}
     </time>
   );
 }
-
-const day = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 function SelectPage({ table }: HeaderContext<Features, ServerUser>) {
   const box = useRef<HTMLInputElement>(null);
