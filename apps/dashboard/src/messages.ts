@@ -12,6 +12,7 @@ import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { USERS_ROWS } from "./texts/users.ts";
+import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
 const SCREEN_ROWS = {
@@ -21,6 +22,7 @@ const SCREEN_ROWS = {
   ...DOMAINS_ROWS,
   ...WEBHOOKS_ROWS,
   ...USERS_ROWS,
+  ...USERS_TABLE_ROWS,
 };
 
 const FRAME_EN = {

@@ -51,6 +51,9 @@ describe("the dashboard's screens in other languages", () => {
     expect(await screen.findByRole("button", { name: "Nouvel utilisateur" })).toBeTruthy();
     expect(screen.getByRole("searchbox", { name: "Rechercher des utilisateurs" })).toBeTruthy();
     expect(screen.queryByText("Rows per page")).toBeNull();
+    expect(await screen.findByRole("columnheader", { name: /Dernière activité/ })).toBeTruthy();
+    expect(screen.getByRole("columnheader", { name: "Méthodes de connexion" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: /^Bannir / }).length).toBeGreaterThan(0);
 
     const [user] = await live().project.app.listUsers({ limit: 1 });
     if (!user) throw new Error("no user");
