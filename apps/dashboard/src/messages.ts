@@ -11,6 +11,7 @@ import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
 import { USERS_ROWS } from "./texts/users.ts";
 import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
@@ -23,6 +24,7 @@ const SCREEN_ROWS = {
   ...WEBHOOKS_ROWS,
   ...USERS_ROWS,
   ...USERS_TABLE_ROWS,
+  ...USER_PARTS_ROWS,
 };
 
 const FRAME_EN = {

@@ -65,5 +65,8 @@ describe("the dashboard's screens in other languages", () => {
     // Signed up and last active: the same minute for a user created by the test.
     expect(screen.getAllByText(french.format(user.signedUpAt)).length).toBeGreaterThan(0);
     expect(screen.queryByText("Signed up")).toBeNull();
+    expect(await screen.findByLabelText("Ajouter un e-mail")).toBeTruthy();
+    expect(screen.getByText("Connexion par code à usage unique")).toBeTruthy();
+    expect(await screen.findByText("Dans aucune équipe.")).toBeTruthy();
   });
 });
