@@ -13,6 +13,7 @@ import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
 import { USERS_ROWS } from "./texts/users.ts";
+import { USERS_BULK_ROWS } from "./texts/users-bulk.ts";
 import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
@@ -25,6 +26,7 @@ const SCREEN_ROWS = {
   ...USERS_ROWS,
   ...USERS_TABLE_ROWS,
   ...USER_PARTS_ROWS,
+  ...USERS_BULK_ROWS,
 };
 
 const FRAME_EN = {
