@@ -11,6 +11,7 @@ import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { USER_ACCESS_ROWS } from "./texts/user-access.ts";
 import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
 import { USERS_ROWS } from "./texts/users.ts";
 import { USERS_BULK_ROWS } from "./texts/users-bulk.ts";
@@ -27,6 +28,7 @@ const SCREEN_ROWS = {
   ...USERS_TABLE_ROWS,
   ...USER_PARTS_ROWS,
   ...USERS_BULK_ROWS,
+  ...USER_ACCESS_ROWS,
 };
 
 const FRAME_EN = {
