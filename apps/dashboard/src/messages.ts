@@ -13,6 +13,7 @@ import { column } from "./texts/rows.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { USER_ACCESS_ROWS } from "./texts/user-access.ts";
 import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
+import { USER_PICKER_ROWS } from "./texts/user-picker.ts";
 import { USERS_ROWS } from "./texts/users.ts";
 import { USERS_BULK_ROWS } from "./texts/users-bulk.ts";
 import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
@@ -29,6 +30,7 @@ const SCREEN_ROWS = {
   ...USER_PARTS_ROWS,
   ...USERS_BULK_ROWS,
   ...USER_ACCESS_ROWS,
+  ...USER_PICKER_ROWS,
 };
 
 const FRAME_EN = {
