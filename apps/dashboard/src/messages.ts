@@ -10,6 +10,7 @@ import { API_KEYS_ROWS } from "./texts/api-keys.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
+import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { USER_ACCESS_ROWS } from "./texts/user-access.ts";
 import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
@@ -31,6 +32,7 @@ const SCREEN_ROWS = {
   ...USERS_BULK_ROWS,
   ...USER_ACCESS_ROWS,
   ...USER_PICKER_ROWS,
+  ...TEAM_MEMBERS_ROWS,
 };
 
 const FRAME_EN = {

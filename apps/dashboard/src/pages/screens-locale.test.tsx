@@ -7,6 +7,7 @@ import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { Overview } from "./overview.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { TeamsPage } from "./teams/index.tsx";
+import { TeamPage } from "./teams/team-page.tsx";
 import { UsersPage } from "./users/index.tsx";
 import { UserPage } from "./users/user-page.tsx";
 
@@ -68,5 +69,18 @@ describe("the dashboard's screens in other languages", () => {
     expect(await screen.findByLabelText("Ajouter un e-mail")).toBeTruthy();
     expect(screen.getByText("Connexion par code à usage unique")).toBeTruthy();
     expect(await screen.findByText("Dans aucune équipe.")).toBeTruthy();
+  });
+
+  it("shows a team's members, permissions and invitations in German", async () => {
+    const [team] = await live().project.app.listTeams();
+    if (!team) throw new Error("no team");
+    await renderScreen(live().app, <TeamPage project={live().project} teamId={team.id} />, { lang: "de" });
+    expect(await screen.findByText("Noch keine Mitglieder.")).toBeTruthy();
+    expect(
+      await screen.findByText("Fügen Sie Mitglieder hinzu, um ihnen Berechtigungen zu erteilen."),
+    ).toBeTruthy();
+    expect(await screen.findByText("Keine offenen Einladungen.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Mitglied hinzufügen" })).toBeTruthy();
+    expect(screen.queryByText("No members yet.")).toBeNull();
   });
 });
