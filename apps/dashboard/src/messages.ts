@@ -10,10 +10,30 @@ import { API_KEYS_ROWS } from "./texts/api-keys.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
+import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { USER_ACCESS_ROWS } from "./texts/user-access.ts";
+import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
+import { USER_PICKER_ROWS } from "./texts/user-picker.ts";
+import { USERS_ROWS } from "./texts/users.ts";
+import { USERS_BULK_ROWS } from "./texts/users-bulk.ts";
+import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
-const SCREEN_ROWS = { ...OVERVIEW_ROWS, ...TEAMS_ROWS, ...API_KEYS_ROWS, ...DOMAINS_ROWS, ...WEBHOOKS_ROWS };
+const SCREEN_ROWS = {
+  ...OVERVIEW_ROWS,
+  ...TEAMS_ROWS,
+  ...API_KEYS_ROWS,
+  ...DOMAINS_ROWS,
+  ...WEBHOOKS_ROWS,
+  ...USERS_ROWS,
+  ...USERS_TABLE_ROWS,
+  ...USER_PARTS_ROWS,
+  ...USERS_BULK_ROWS,
+  ...USER_ACCESS_ROWS,
+  ...USER_PICKER_ROWS,
+  ...TEAM_MEMBERS_ROWS,
+};
 
 const FRAME_EN = {
   "nav.overview": "Overview",

@@ -10,6 +10,7 @@ import {
 } from "@gatehouse/react/ui";
 import { type ReactNode, Suspense } from "react";
 import { invalidate } from "../data.ts";
+import { useDashboardTranslation } from "../messages.ts";
 import { plainRefusal } from "./form.ts";
 
 /**
@@ -26,13 +27,12 @@ export function Part({
   reads?: string | string[];
   children: ReactNode;
 }) {
+  const t = useDashboardTranslation();
   return (
     <ErrorBoundary
       fallback={(error, retry) => (
         <div className="dash-actions">
-          <Alert>
-            Could not load the {label}: {error.message}
-          </Alert>
+          <Alert>{t("part.failed", { label, error: error.message })}</Alert>
           {reads !== undefined && (
             <Button
               onClick={() => {
@@ -40,13 +40,13 @@ export function Part({
                 retry();
               }}
             >
-              Try again
+              {t("part.retry")}
             </Button>
           )}
         </div>
       )}
     >
-      <Suspense fallback={<p className="dash-muted">Loading {label}…</p>}>{children}</Suspense>
+      <Suspense fallback={<p className="dash-muted">{t("part.loading", { label })}</p>}>{children}</Suspense>
     </ErrorBoundary>
   );
 }

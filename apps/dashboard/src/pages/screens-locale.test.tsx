@@ -1,12 +1,15 @@
 // @vitest-environment happy-dom
 // The dashboard's screens in another language than English: their texts from the locale tables, their numbers and
 // dates through Intl in that locale (German here, Arabic for a right-to-left one).
-import { screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
 import { Overview } from "./overview.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { TeamsPage } from "./teams/index.tsx";
+import { TeamPage } from "./teams/team-page.tsx";
+import { UsersPage } from "./users/index.tsx";
+import { UserPage } from "./users/user-page.tsx";
 
 const live = dashboardLiveSuite();
 
@@ -42,5 +45,42 @@ describe("the dashboard's screens in other languages", () => {
     await renderScreen(live().app, <ProjectsPage />, { lang: "ja" });
     expect(await screen.findByRole("heading", { name: "プロジェクトを作成" })).toBeTruthy();
     expect(screen.getByLabelText("プロジェクト名")).toBeTruthy();
+  });
+
+  it("shows the users list and a user's page in French, the sign-up date through Intl in French", async () => {
+    await renderScreen(live().app, <UsersPage project={live().project} />, { lang: "fr" });
+    expect(await screen.findByRole("button", { name: "Nouvel utilisateur" })).toBeTruthy();
+    expect(screen.getByRole("searchbox", { name: "Rechercher des utilisateurs" })).toBeTruthy();
+    expect(screen.queryByText("Rows per page")).toBeNull();
+    expect(await screen.findByRole("columnheader", { name: /Dernière activité/ })).toBeTruthy();
+    expect(screen.getByRole("columnheader", { name: "Méthodes de connexion" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: /^Bannir / }).length).toBeGreaterThan(0);
+
+    const [user] = await live().project.app.listUsers({ limit: 1 });
+    if (!user) throw new Error("no user");
+    cleanup();
+    await renderScreen(live().app, <UserPage project={live().project} userId={user.id} />, { lang: "fr" });
+    expect(await screen.findByRole("region", { name: "Profil" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Enregistrer les métadonnées client" })).toBeTruthy();
+    const french = new Intl.DateTimeFormat("fr", { dateStyle: "medium", timeStyle: "short" });
+    // Signed up and last active: the same minute for a user created by the test.
+    expect(screen.getAllByText(french.format(user.signedUpAt)).length).toBeGreaterThan(0);
+    expect(screen.queryByText("Signed up")).toBeNull();
+    expect(await screen.findByLabelText("Ajouter un e-mail")).toBeTruthy();
+    expect(screen.getByText("Connexion par code à usage unique")).toBeTruthy();
+    expect(await screen.findByText("Dans aucune équipe.")).toBeTruthy();
+  });
+
+  it("shows a team's members, permissions and invitations in German", async () => {
+    const [team] = await live().project.app.listTeams();
+    if (!team) throw new Error("no team");
+    await renderScreen(live().app, <TeamPage project={live().project} teamId={team.id} />, { lang: "de" });
+    expect(await screen.findByText("Noch keine Mitglieder.")).toBeTruthy();
+    expect(
+      await screen.findByText("Fügen Sie Mitglieder hinzu, um ihnen Berechtigungen zu erteilen."),
+    ).toBeTruthy();
+    expect(await screen.findByText("Keine offenen Einladungen.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Mitglied hinzufügen" })).toBeTruthy();
+    expect(screen.queryByText("No members yet.")).toBeNull();
   });
 });

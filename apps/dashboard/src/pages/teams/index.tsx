@@ -10,7 +10,7 @@ import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { Part, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { CreatePanel, checked, when } from "../users/bricks.tsx";
+import { CreatePanel, checked, When } from "../users/bricks.tsx";
 import { type PickedUser, UserPicker } from "../users/user-picker.tsx";
 import { teamsChanged } from "./team-page.tsx";
 
@@ -71,7 +71,9 @@ function TeamsTable({ project, filter }: ProjectScreenProps & { filter: string }
                   <Link to={`/projects/${project.id}/teams/${team.id}`}>{team.displayName}</Link>
                 </td>
                 <td className="dash-mono">{team.id}</td>
-                <td>{when(team.createdAt)}</td>
+                <td>
+                  <When date={team.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>

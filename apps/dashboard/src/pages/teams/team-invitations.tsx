@@ -3,11 +3,12 @@
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { focusFirst, looksLikeEmail, when } from "../users/bricks.tsx";
+import { focusFirst, looksLikeEmail, When } from "../users/bricks.tsx";
 import { type TeamPartProps, teamsChanged } from "./team-page.tsx";
 
 type Domain = { domain: string; handlerPath?: string };
@@ -22,6 +23,7 @@ function useInvitationUrl({ project }: TeamPartProps): string | null {
 }
 
 export function TeamInvitations(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const { project, team } = props;
   const invitations = useQuery(projectKey(project, "teams", team.id, "invitations"), () =>
     team.listInvitations(),
@@ -30,23 +32,25 @@ export function TeamInvitations(props: TeamPartProps) {
   return (
     <>
       {invitations.length === 0 ? (
-        <p className="dash-muted">No pending invitations.</p>
+        <p className="dash-muted">{t("inv.none")}</p>
       ) : (
-        <TableScroll label="Invitations table">
+        <TableScroll label={t("inv.table")}>
           <table className="dash-table">
-            <TableHead columns={["Sent to", "Expires", "Actions"]} />
+            <TableHead columns={[t("inv.col.sentTo"), t("keys.col.expires"), t("users.col.actions")]} />
             <tbody>
               {invitations.map((invitation) => {
-                const to = invitation.recipientEmail ?? "unknown recipient";
+                const to = invitation.recipientEmail ?? t("inv.unknown");
                 return (
                   <tr key={invitation.id}>
                     <td>{to}</td>
-                    <td>{when(invitation.expiresAt)}</td>
+                    <td>
+                      <When date={invitation.expiresAt} />
+                    </td>
                     <td>
                       <ConfirmButton
-                        label={`Revoke the invitation to ${to}`}
-                        question={`Revoke the invitation to ${to}? Its link stops working.`}
-                        confirmLabel="Revoke"
+                        label={t("inv.revokeName", { to })}
+                        question={t("inv.revokeQuestion", { to })}
+                        confirmLabel={t("keys.revoke")}
                         onConfirm={async () => {
                           await invitation.revoke();
                           teamsChanged(project);
@@ -64,8 +68,7 @@ export function TeamInvitations(props: TeamPartProps) {
         <Invite {...props} callbackUrl={callbackUrl} />
       ) : (
         <Alert kind="info">
-          To send invitations, add a trusted domain to the project: the e-mail links to its team-invitation
-          page. <Link to={`/projects/${project.id}/domains`}>Domains</Link>
+          {t("inv.needDomain")} <Link to={`/projects/${project.id}/domains`}>{t("inv.domains")}</Link>
         </Alert>
       )}
     </>
@@ -73,6 +76,7 @@ export function TeamInvitations(props: TeamPartProps) {
 }
 
 function Invite({ project, team, callbackUrl }: TeamPartProps & { callbackUrl: string }) {
+  const t = useDashboardTranslation();
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
@@ -86,11 +90,7 @@ function Invite({ project, team, callbackUrl }: TeamPartProps & { callbackUrl: s
     event.preventDefault();
     setSent(null);
     const value = email.trim();
-    const found = !value
-      ? "Enter an e-mail address."
-      : looksLikeEmail(value)
-        ? null
-        : "This is not an e-mail address.";
+    const found = !value ? t("emails.enter") : looksLikeEmail(value) ? null : t("users.emailInvalid");
     setError(found);
     if (found) focusFirst(event.currentTarget, ["email"]);
     else void send.run(value);
@@ -98,20 +98,20 @@ function Invite({ project, team, callbackUrl }: TeamPartProps & { callbackUrl: s
   return (
     <form className="dash-form dash-inline-form" noValidate onSubmit={onSubmit}>
       <Field
-        label="Invite by e-mail"
+        label={t("inv.label")}
         name="email"
         type="email"
         autoComplete="off"
         value={email}
         error={error}
-        hint={`The link leads to ${callbackUrl}.`}
+        hint={t("inv.hint", { url: callbackUrl })}
         onChange={(event) => setEmail(event.target.value)}
       />
       {send.error && <Alert>{send.error}</Alert>}
-      {sent && <Alert kind="success">Invitation sent to {sent}.</Alert>}
+      {sent && <Alert kind="success">{t("inv.sent", { to: sent })}</Alert>}
       <div>
         <Button type="submit" pending={send.pending}>
-          Send invitation
+          {t("inv.send")}
         </Button>
       </div>
     </form>

@@ -3,6 +3,7 @@
 import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
@@ -33,28 +34,29 @@ export function usePermissionDefinitions({ project }: ProjectScreenProps) {
 }
 
 export function TeamMembers(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const { project, team } = props;
   const members = useMembers(props);
   return (
     <>
       {members.length === 0 ? (
-        <p className="dash-muted">No members yet.</p>
+        <p className="dash-muted">{t("members.none")}</p>
       ) : (
-        <TableScroll label="Members table">
+        <TableScroll label={t("members.table")}>
           <table className="dash-table">
-            <TableHead columns={["Member", "E-mail", "Actions"]} />
+            <TableHead columns={[t("members.col.member"), t("users.email"), t("users.col.actions")]} />
             <tbody>
               {members.map(({ member, name }) => (
                 <tr key={member.id}>
                   <td>
                     <Link to={`/projects/${project.id}/users/${member.id}`}>{name}</Link>
                   </td>
-                  <td>{member.primaryEmail ?? <span className="dash-muted">none</span>}</td>
+                  <td>{member.primaryEmail ?? <span className="dash-muted">{t("user.none")}</span>}</td>
                   <td>
                     <ConfirmButton
-                      label={`Remove ${name}`}
-                      question={`Remove ${name} from ${team.displayName}? Their permissions in the team go too.`}
-                      confirmLabel="Remove"
+                      label={t("members.removeName", { name })}
+                      question={t("members.removeQuestion", { name, team: team.displayName })}
+                      confirmLabel={t("auth.remove")}
                       onConfirm={async () => {
                         await team.removeUser(member.id);
                         teamsChanged(project);
@@ -73,6 +75,7 @@ export function TeamMembers(props: TeamPartProps) {
 }
 
 function AddMember({ project, team }: TeamPartProps) {
+  const t = useDashboardTranslation();
   const [who, setWho] = useState<PickedUser | null>(null);
   const [error, setError] = useState<string | null>(null);
   const add = useFormAction(
@@ -82,13 +85,13 @@ function AddMember({ project, team }: TeamPartProps) {
       setWho(null);
     },
     {
-      USER_NOT_FOUND: () => "This user no longer exists: choose another.",
-      TEAM_MEMBERSHIP_ALREADY_EXISTS: () => "This user is already a member.",
+      USER_NOT_FOUND: () => t("teams.userGone"),
+      TEAM_MEMBERSHIP_ALREADY_EXISTS: () => t("members.alreadyMember"),
     },
   );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = who ? null : "Choose the user to add: type part of their name, e-mail or id.";
+    const found = who ? null : t("members.choose");
     setError(found);
     if (!who) focusFirst(event.currentTarget, ["member"]);
     else void add.run(who);
@@ -97,7 +100,7 @@ function AddMember({ project, team }: TeamPartProps) {
     <form className="dash-form dash-inline-form" noValidate onSubmit={onSubmit}>
       <UserPicker
         project={project}
-        label="Add a member"
+        label={t("members.add")}
         name="member"
         value={who}
         error={error}
@@ -109,7 +112,7 @@ function AddMember({ project, team }: TeamPartProps) {
       {add.error && <Alert>{add.error}</Alert>}
       <div>
         <Button type="submit" pending={add.pending}>
-          Add member
+          {t("members.addButton")}
         </Button>
       </div>
     </form>
@@ -117,13 +120,14 @@ function AddMember({ project, team }: TeamPartProps) {
 }
 
 export function MemberPermissions(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const members = useMembers(props);
   const definitions = usePermissionDefinitions(props);
-  if (members.length === 0) return <p className="dash-muted">Add members to grant them permissions.</p>;
+  if (members.length === 0) return <p className="dash-muted">{t("perms.addFirst")}</p>;
   return (
-    <TableScroll label="Member permissions table">
+    <TableScroll label={t("perms.table")}>
       <table className="dash-table">
-        <TableHead columns={["Member", "Permissions", "Grant"]} />
+        <TableHead columns={[t("members.col.member"), t("perms.col.permissions"), t("perms.col.grant")]} />
         <tbody>
           {members.map((entry) => (
             <MemberRow
@@ -148,6 +152,7 @@ function MemberRow({
   definitions,
 }: TeamPartProps & { entry: Entry; definitions: string[] }) {
   const { member, name, direct, all } = entry;
+  const t = useDashboardTranslation();
   const grantable = definitions.filter((id) => !direct.includes(id));
   const [choice, setChoice] = useState("");
   const action = useFormAction(async (change: () => Promise<void>) => {
@@ -159,8 +164,8 @@ function MemberRow({
     <tr>
       <th scope="row">{name}</th>
       <td>
-        <ul className="dash-plain-list dash-badges" aria-label={`Permissions of ${name}`}>
-          {all.length === 0 && <li className="dash-muted">none</li>}
+        <ul className="dash-plain-list dash-badges" aria-label={t("perms.of", { name })}>
+          {all.length === 0 && <li className="dash-muted">{t("user.none")}</li>}
           {all.map((id) =>
             direct.includes(id) ? (
               <li key={id} className="dash-badge dash-mono">
@@ -168,15 +173,15 @@ function MemberRow({
                 <button
                   type="button"
                   className="dash-chip-remove"
-                  aria-label={`Revoke ${id} from ${name}`}
+                  aria-label={t("perms.revoke", { permission: id, name })}
                   onClick={() => void action.run(() => member.revokePermission(team, id))}
                 >
                   ×
                 </button>
               </li>
             ) : (
-              <li key={id} className="dash-badge dash-mono" title="Contained in another permission">
-                {id} <span className="dash-sr-only">(contained)</span>
+              <li key={id} className="dash-badge dash-mono" title={t("perms.containedTitle")}>
+                {id} <span className="dash-sr-only">{t("perms.contained")}</span>
               </li>
             ),
           )}
@@ -185,11 +190,11 @@ function MemberRow({
       </td>
       <td>
         {grantable.length === 0 ? (
-          <span className="dash-muted">has every permission</span>
+          <span className="dash-muted">{t("perms.every")}</span>
         ) : (
           <div className="dash-actions">
             <label>
-              <span className="dash-sr-only">Permission to grant to {name}</span>
+              <span className="dash-sr-only">{t("perms.toGrant", { name })}</span>
               <select value={chosen} onChange={(event) => setChoice(event.target.value)}>
                 {grantable.map((id) => (
                   <option key={id} value={id}>
@@ -199,11 +204,11 @@ function MemberRow({
               </select>
             </label>
             <Button
-              aria-label={`Grant to ${name}`}
+              aria-label={t("perms.grantTo", { name })}
               pending={action.pending}
               onClick={() => void action.run(() => member.grantPermission(team, chosen))}
             >
-              Grant
+              {t("perms.col.grant")}
             </Button>
           </div>
         )}

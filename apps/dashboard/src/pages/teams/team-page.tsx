@@ -11,7 +11,7 @@ import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { focusFirst, MetadataEditors, when } from "../users/bricks.tsx";
+import { focusFirst, MetadataEditors, When } from "../users/bricks.tsx";
 import { Panel } from "../users/user-page.tsx";
 import { TeamInvitations } from "./team-invitations.tsx";
 import { MemberPermissions, TeamMembers } from "./team-members.tsx";
@@ -133,7 +133,9 @@ function TeamName({ project, team }: TeamPartProps) {
         <dt>{t("teams.col.id")}</dt>
         <dd className="dash-mono">{team.id}</dd>
         <dt>{t("overview.created")}</dt>
-        <dd>{when(team.createdAt)}</dd>
+        <dd>
+          <When date={team.createdAt} />
+        </dd>
       </dl>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <Field

@@ -1,17 +1,28 @@
 // Pieces the user and team screens share: dates for table cells, the refresh after a write to users, the JSON
 // metadata editors that refuse invalid JSON before sending, a checkbox, and the light checks of their forms.
-import { Alert, Button } from "@gatehouse/react/ui";
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { Alert, Button, useLocale } from "@gatehouse/react/ui";
+import { type FormEvent, type ReactNode, useId, useMemo, useRef, useState } from "react";
 import { invalidate } from "../../data.ts";
 import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { useFormAction } from "../form.ts";
 
-export const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+/** A date and time in the chosen language (Intl), as a table cell shows it. */
+export function useDateTime() {
+  const locale = useLocale();
+  return useMemo(
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }),
+    [locale],
+  );
+}
 
-/** A date for a table cell; "never" for the SDK's zero date (a user who was never active). */
-export const when = (date: Date) => (date.getTime() === 0 ? "never" : dateTime.format(date));
+/** A date for a table cell, in the chosen language; "never" for the SDK's zero date (a user who was never active). */
+export function When({ date }: { date: Date }) {
+  const t = useDashboardTranslation();
+  const dateTime = useDateTime();
+  return date.getTime() === 0 ? t("date.never") : dateTime.format(date);
+}
 
 /** After a write to users: every read of the project's users, and of the teams that list them, again. */
 export const usersChanged = (project: { id: string }) =>
@@ -22,15 +33,18 @@ const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 /** One metadata field as JSON in a textarea: invalid JSON is refused in place and nothing is sent. */
 function JsonEditor({
   label,
+  submit,
   hint,
   value,
   onSave,
 }: {
   label: string;
+  submit: string;
   hint: string;
   value: unknown;
   onSave: (value: unknown) => Promise<void>;
 }) {
+  const t = useDashboardTranslation();
   const id = useId();
   const [text, setText] = useState(() => pretty(value));
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -48,7 +62,7 @@ function JsonEditor({
     try {
       parsed = JSON.parse(text.trim() === "" ? "null" : text);
     } catch (error) {
-      setInvalid(`This is not valid JSON: ${(error as Error).message}`);
+      setInvalid(t("json.invalid", { error: (error as Error).message }));
       textarea.current?.focus();
       return;
     }
@@ -83,10 +97,10 @@ function JsonEditor({
         </p>
       )}
       {save.error && <Alert>{save.error}</Alert>}
-      {saved && <Alert kind="success">{label} saved.</Alert>}
+      {saved && <Alert kind="success">{t("json.saved", { label })}</Alert>}
       <div>
         <Button type="submit" pending={save.pending}>
-          Save {label.toLowerCase()}
+          {submit}
         </Button>
       </div>
     </form>
@@ -106,9 +120,10 @@ export function MetadataEditors({
   onSave: (update: Partial<Metadata>) => Promise<void>;
 }) {
   const t = useDashboardTranslation();
-  const editor = (key: keyof Metadata, label: string) => (
+  const editor = (key: keyof Metadata, label: string, submit: string) => (
     <JsonEditor
       label={label}
+      submit={submit}
       hint={hints[key]}
       value={of[key]}
       onSave={(value) => onSave({ [key]: value })}
@@ -116,9 +131,9 @@ export function MetadataEditors({
   );
   return (
     <div className="dash-json-grid">
-      {editor("clientMetadata", t("metadata.client"))}
-      {editor("clientReadOnlyMetadata", t("metadata.clientReadOnly"))}
-      {editor("serverMetadata", t("metadata.server"))}
+      {editor("clientMetadata", t("metadata.client"), t("metadata.saveClient"))}
+      {editor("clientReadOnlyMetadata", t("metadata.clientReadOnly"), t("metadata.saveClientReadOnly"))}
+      {editor("serverMetadata", t("metadata.server"), t("metadata.saveServer"))}
     </div>
   );
 }

@@ -3,18 +3,20 @@
 import type { ServerUser } from "@gatehouse/react";
 import type { Table } from "@tanstack/react-table";
 import { useId } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import type { usersFeatures } from "./users-columns.tsx";
 
 export function ColumnChooser({ table }: { table: Table<typeof usersFeatures, ServerUser> }) {
   const id = useId();
+  const t = useDashboardTranslation();
   const columns = table.getAllLeafColumns().filter((column) => column.getCanHide());
   return (
     <details className="dash-columns">
-      <summary className="gh-button">Columns</summary>
+      <summary className="gh-button">{t("columns.button")}</summary>
       <fieldset className="dash-columns-list" aria-describedby={id}>
-        <legend>Shown columns</legend>
+        <legend>{t("columns.shown")}</legend>
         <p className="dash-muted" id={id}>
-          Kept in this browser.
+          {t("columns.kept")}
         </p>
         {columns.map((column) => {
           return (
@@ -24,7 +26,7 @@ export function ColumnChooser({ table }: { table: Table<typeof usersFeatures, Se
                 checked={column.getIsVisible()}
                 onChange={column.getToggleVisibilityHandler()}
               />
-              {column.columnDef.meta?.label ?? column.id}
+              {column.columnDef.meta ? t(column.columnDef.meta.label) : column.id}
             </label>
           );
         })}

@@ -3,6 +3,7 @@
 import { Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { useFormAction } from "../form.ts";
 import { Checkbox, CreatePanel, checked, looksLikeEmail } from "./bricks.tsx";
@@ -10,6 +11,7 @@ import { Checkbox, CreatePanel, checked, looksLikeEmail } from "./bricks.tsx";
 type Errors = { email?: string; password?: string };
 
 export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose: () => void }) {
+  const t = useDashboardTranslation();
   const [email, setEmail] = useState("");
   const [displayName, setDisplayName] = useState("");
   const [password, setPassword] = useState("");
@@ -32,16 +34,16 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
       setPassword("");
       setVerified(false);
     },
-    { USER_EMAIL_ALREADY_EXISTS: () => "Another user already signs in with this e-mail." },
+    { USER_EMAIL_ALREADY_EXISTS: () => t("users.emailTaken") },
   );
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found: Errors = {};
-    if (!email.trim()) found.email = "Enter the user's e-mail.";
-    else if (!looksLikeEmail(email.trim())) found.email = "This is not an e-mail address.";
-    if (password && password.length < 8) found.password = "A password has at least 8 characters.";
-    else if (password.length > 256) found.password = "A password has at most 256 characters.";
+    if (!email.trim()) found.email = t("users.emailMissing");
+    else if (!looksLikeEmail(email.trim())) found.email = t("users.emailInvalid");
+    if (password && password.length < 8) found.password = t("users.passwordShort");
+    else if (password.length > 256) found.password = t("users.passwordLong");
     setErrors(found);
     setCreated(null);
     checked(event.currentTarget, found, () => void create.run());
@@ -50,15 +52,15 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
   return (
     <CreatePanel
       id="create-user"
-      title="New user"
-      submit="Create user"
+      title={t("users.new")}
+      submit={t("users.create")}
       action={create}
       created={created}
       onSubmit={onSubmit}
       onClose={onClose}
     >
       <Field
-        label="E-mail"
+        label={t("users.email")}
         name="email"
         type="email"
         autoComplete="off"
@@ -67,23 +69,23 @@ export function CreateUser({ project, onClose }: ProjectScreenProps & { onClose:
         onChange={(event) => setEmail(event.target.value)}
       />
       <Field
-        label="Display name (optional)"
+        label={t("users.displayNameOptional")}
         name="displayName"
         value={displayName}
         maxLength={256}
         onChange={(event) => setDisplayName(event.target.value)}
       />
       <Field
-        label="Password (optional)"
+        label={t("users.passwordOptional")}
         name="password"
         type="password"
         autoComplete="new-password"
         value={password}
         error={errors.password}
-        hint="Without a password the user signs in another way (one-time code, OAuth)."
+        hint={t("users.passwordHint")}
         onChange={(event) => setPassword(event.target.value)}
       />
-      <Checkbox label="E-mail verified" checked={verified} onChange={setVerified} />
+      <Checkbox label={t("users.emailVerified")} checked={verified} onChange={setVerified} />
     </CreatePanel>
   );
 }

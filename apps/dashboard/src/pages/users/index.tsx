@@ -4,6 +4,7 @@
 import { Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState, useTransition } from "react";
 import { ScreenHeader } from "../../layout.tsx";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Part } from "../bricks.tsx";
 import { CreateUser } from "./create-user.tsx";
@@ -17,6 +18,7 @@ export const PAGE_SIZES = [20, 50, 100] as const;
 export const COLUMNS_STORAGE_KEY = "gatehouse.dashboard.users.columns";
 
 export function UsersPage({ project }: ProjectScreenProps) {
+  const t = useDashboardTranslation();
   const [search, setSearch] = useState("");
   const [view, setView] = useState<UsersView>({
     query: "",
@@ -39,9 +41,9 @@ export function UsersPage({ project }: ProjectScreenProps) {
 
   return (
     <>
-      <ScreenHeader title="Users">
+      <ScreenHeader title={t("nav.users")}>
         <Button variant="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
-          New user
+          {t("users.new")}
         </Button>
       </ScreenHeader>
       {creating && <CreateUser project={project} onClose={() => setCreating(false)} />}
@@ -49,13 +51,13 @@ export function UsersPage({ project }: ProjectScreenProps) {
         {/* biome-ignore lint/a11y/useSemanticElements: the tests' DOM (happy-dom) has no <search> element yet. */}
         <form role="search" className="dash-actions" onSubmit={onSearch}>
           <Field
-            label="Search users"
+            label={t("users.search")}
             type="search"
             value={search}
-            placeholder="Name, e-mail or id"
+            placeholder={t("users.searchPlaceholder")}
             onChange={(event) => setSearch(event.target.value)}
           />
-          <Button type="submit">Search</Button>
+          <Button type="submit">{t("users.searchButton")}</Button>
           {view.query && (
             <Button
               onClick={() => {
@@ -63,12 +65,12 @@ export function UsersPage({ project }: ProjectScreenProps) {
                 change({ query: "" });
               }}
             >
-              Clear search
+              {t("users.clearSearch")}
             </Button>
           )}
         </form>
         <label className="dash-select">
-          <span>Rows per page</span>
+          <span>{t("users.rowsPerPage")}</span>
           <select
             value={view.pageSize}
             onChange={(event) => change({ pageSize: Number(event.target.value) })}
@@ -81,7 +83,7 @@ export function UsersPage({ project }: ProjectScreenProps) {
           </select>
         </label>
       </div>
-      <Part label="users" reads={projectKey(project, "users", "list")}>
+      <Part label={t("users.part")} reads={projectKey(project, "users", "list")}>
         <UsersTable
           project={project}
           view={view}

@@ -4,6 +4,7 @@
 import { impersonationLink, type ServerUser } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import type { ProjectScreenProps } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { ConfirmButton } from "../bricks.tsx";
@@ -25,20 +26,22 @@ export function impersonationPage(domains: TrustedDomain[]): string | null {
 }
 
 export function UserAccess(props: UserAccessProps) {
+  const t = useDashboardTranslation();
   return (
     <div className="dash-stack">
-      <h3 className="dash-subheading">Impersonate</h3>
+      <h3 className="dash-subheading">{t("access.impersonate")}</h3>
       <Impersonate {...props} />
-      <h3 className="dash-subheading">Ban</h3>
+      <h3 className="dash-subheading">{t("users.ban")}</h3>
       <Ban {...props} />
     </div>
   );
 }
 
 function Impersonate({ project, user }: UserAccessProps) {
+  const t = useDashboardTranslation();
   const page = impersonationPage(useProjectSettings(project).config.domains);
   const [opened, setOpened] = useState<string | null>(null);
-  const who = user.primaryEmail ?? user.displayName ?? "this user";
+  const who = user.primaryEmail ?? user.displayName ?? t("user.thisUser");
   const impersonate = useFormAction(async () => {
     if (!page) return;
     const session = await user.createSession({ expiresInMillis: IMPERSONATION_MS, isImpersonation: true });
@@ -48,33 +51,29 @@ function Impersonate({ project, user }: UserAccessProps) {
     window.open(link, "_blank", "noopener,noreferrer");
   });
   if (user.restrictedByAdmin) {
-    return <p className="dash-muted">A banned user cannot be impersonated: lift the ban first.</p>;
+    return <p className="dash-muted">{t("access.bannedNoImpersonation")}</p>;
   }
   if (!page) {
     return (
       <p className="dash-muted">
-        To open the app as this user, add its address under{" "}
-        <Link to={`/projects/${project.id}/domains`}>Domains &amp; production</Link>.
+        {t("access.addDomain")} <Link to={`/projects/${project.id}/domains`}>{t("nav.domains")}</Link>.
       </p>
     );
   }
   return (
     <div className="dash-stack">
-      <p className="dash-muted">
-        Opens {new URL(page).origin} signed in as {who} for an hour, marked as an impersonation: the app shows
-        a banner that ends it. The user's own sessions stay as they are.
-      </p>
+      <p className="dash-muted">{t("access.opens", { origin: new URL(page).origin, who })}</p>
       <div className="dash-actions">
         <Button pending={impersonate.pending} onClick={() => void impersonate.run()}>
-          Impersonate
+          {t("access.impersonate")}
         </Button>
       </div>
       {impersonate.error && <Alert>{impersonate.error}</Alert>}
       {opened && (
         <Alert kind="success">
-          Opened the app as {who} in a new tab. No tab?{" "}
+          {t("access.opened", { who })}{" "}
           <a href={opened} target="_blank" rel="noopener noreferrer">
-            Open it here
+            {t("access.openHere")}
           </a>
           .
         </Alert>
@@ -84,21 +83,24 @@ function Impersonate({ project, user }: UserAccessProps) {
 }
 
 function Ban({ user, onChanged }: UserAccessProps) {
+  const t = useDashboardTranslation();
   const [reason, setReason] = useState("");
-  const who = user.primaryEmail ?? user.displayName ?? "this user";
+  const who = user.primaryEmail ?? user.displayName ?? t("user.thisUser");
   if (user.restrictedByAdmin) {
     return (
       <div className="dash-form">
         <p>
-          <span className="dash-badge dash-bad">Banned</span>{" "}
-          {user.restrictedByAdminReason ? `Reason: ${user.restrictedByAdminReason}. ` : ""}
-          The user cannot sign in.
+          <span className="dash-badge dash-bad">{t("access.banned")}</span>{" "}
+          {user.restrictedByAdminReason
+            ? `${t("access.reason", { reason: user.restrictedByAdminReason })} `
+            : ""}
+          {t("access.cannotSignIn")}
         </p>
         <div className="dash-actions">
           <ConfirmButton
-            label="Unban"
+            label={t("users.unban")}
             variant="secondary"
-            question={`Let ${who} sign in again?`}
+            question={t("access.unbanQuestion", { who })}
             onConfirm={async () => {
               await user.update({ restrictedByAdmin: false });
               onChanged();
@@ -111,16 +113,16 @@ function Ban({ user, onChanged }: UserAccessProps) {
   return (
     <div className="dash-form">
       <Field
-        label="Reason for a ban (optional)"
-        hint="Kept with the user; their app can read it."
+        label={t("access.reasonLabel")}
+        hint={t("access.reasonHint")}
         value={reason}
         maxLength={512}
         onChange={(event) => setReason(event.target.value)}
       />
       <div className="dash-actions">
         <ConfirmButton
-          label="Ban"
-          question={`Ban ${who}? They are signed out everywhere and cannot sign in until unbanned.`}
+          label={t("users.ban")}
+          question={t("access.banQuestion", { who })}
           onConfirm={async () => {
             await user.update({ restrictedByAdmin: true, restrictedByAdminReason: reason.trim() || null });
             onChanged();

@@ -3,32 +3,39 @@
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { usersChanged, when } from "./bricks.tsx";
+import { usersChanged, When } from "./bricks.tsx";
 import type { UserPartProps } from "./user-page.tsx";
 
-const onOff = (on: boolean) => (
-  <span className={on ? "dash-badge dash-ok" : "dash-badge"}>{on ? "on" : "off"}</span>
-);
+function OnOff({ on }: { on: boolean }) {
+  const t = useDashboardTranslation();
+  return (
+    <span className={on ? "dash-badge dash-ok" : "dash-badge"}>{on ? t("auth.on") : t("auth.off")}</span>
+  );
+}
 
 export function UserAuthMethods({ project, user }: UserPartProps) {
   const oauth = user.toClientJson().oauth_providers;
+  const t = useDashboardTranslation();
   return (
     <div className="dash-auth">
       <Password project={project} user={user} />
       <dl className="dash-facts">
-        <dt>One-time code sign-in</dt>
-        <dd>{onOff(user.otpAuthEnabled)}</dd>
-        <dt>Passkey</dt>
+        <dt>{t("auth.otp")}</dt>
+        <dd>
+          <OnOff on={user.otpAuthEnabled} />
+        </dd>
+        <dt>{t("auth.passkey")}</dt>
         <dd className="dash-actions">
-          {onOff(user.passkeyAuthEnabled)}
+          <OnOff on={user.passkeyAuthEnabled} />
           {user.passkeyAuthEnabled && (
             <ConfirmButton
-              label="Remove passkey"
-              question="Remove the user's passkey?"
-              confirmLabel="Remove"
+              label={t("auth.removePasskey")}
+              question={t("auth.removePasskeyQuestion")}
+              confirmLabel={t("auth.remove")}
               onConfirm={async () => {
                 await user.update({ passkeyAuthEnabled: false });
                 usersChanged(project);
@@ -36,14 +43,14 @@ export function UserAuthMethods({ project, user }: UserPartProps) {
             />
           )}
         </dd>
-        <dt>Two-factor (TOTP)</dt>
+        <dt>{t("auth.totp")}</dt>
         <dd className="dash-actions">
-          {onOff(user.isMultiFactorRequired)}
+          <OnOff on={user.isMultiFactorRequired} />
           {user.isMultiFactorRequired && (
             <ConfirmButton
-              label="Turn off TOTP"
-              question="Turn off the user's second factor?"
-              confirmLabel="Turn off"
+              label={t("auth.totpOff")}
+              question={t("auth.totpOffQuestion")}
+              confirmLabel={t("auth.turnOff")}
               onConfirm={async () => {
                 await user.update({ totpMultiFactorSecret: null });
                 usersChanged(project);
@@ -51,10 +58,10 @@ export function UserAuthMethods({ project, user }: UserPartProps) {
             />
           )}
         </dd>
-        <dt>OAuth accounts</dt>
+        <dt>{t("auth.oauth")}</dt>
         <dd>
           {oauth.length === 0 ? (
-            <span className="dash-muted">none connected</span>
+            <span className="dash-muted">{t("auth.noneConnected")}</span>
           ) : (
             <ul className="dash-plain-list">
               {oauth.map((account) => (
@@ -72,6 +79,7 @@ export function UserAuthMethods({ project, user }: UserPartProps) {
 }
 
 function Password({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -79,17 +87,13 @@ function Password({ project, user }: UserPartProps) {
     await user.update({ password });
     usersChanged(project);
     setPassword("");
-    setDone("Password set.");
+    setDone(t("auth.passwordSet"));
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDone(null);
     const found =
-      password.length < 8
-        ? "A password has at least 8 characters."
-        : password.length > 256
-          ? "A password has at most 256 characters."
-          : null;
+      password.length < 8 ? t("users.passwordShort") : password.length > 256 ? t("users.passwordLong") : null;
     setError(found);
     if (found) event.currentTarget.querySelector("input")?.focus();
     else void set.run();
@@ -97,11 +101,11 @@ function Password({ project, user }: UserPartProps) {
   return (
     <div className="dash-password">
       <p>
-        Password: <strong>{user.hasPassword ? "set" : "none"}</strong>
+        {t("auth.password")} <strong>{user.hasPassword ? t("auth.passwordIsSet") : t("user.none")}</strong>
       </p>
       <form className="dash-form dash-inline-form" noValidate onSubmit={onSubmit}>
         <Field
-          label={user.hasPassword ? "Replace the password" : "Set a password"}
+          label={user.hasPassword ? t("auth.replacePassword") : t("auth.setAPassword")}
           type="password"
           autoComplete="new-password"
           value={password}
@@ -112,17 +116,17 @@ function Password({ project, user }: UserPartProps) {
         {done && <Alert kind="success">{done}</Alert>}
         <div className="dash-actions">
           <Button type="submit" pending={set.pending}>
-            Set password
+            {t("auth.setPassword")}
           </Button>
           {user.hasPassword && (
             <ConfirmButton
-              label="Remove password"
-              question="Remove the password? The user can no longer sign in with it."
-              confirmLabel="Remove"
+              label={t("auth.removePassword")}
+              question={t("auth.removePasswordQuestion")}
+              confirmLabel={t("auth.remove")}
               onConfirm={async () => {
                 await user.update({ password: null });
                 usersChanged(project);
-                setDone("Password removed.");
+                setDone(t("auth.passwordRemoved"));
               }}
             />
           )}
@@ -136,31 +140,39 @@ function Password({ project, user }: UserPartProps) {
 type Revoking = { revokeSession?: (sessionId: string) => Promise<void> };
 
 export function UserSessions({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const sessions = useQuery(projectKey(project, "users", user.id, "sessions"), () =>
     user.getActiveSessions(),
   );
   const revokeSession = (user as Revoking).revokeSession?.bind(user);
-  if (sessions.length === 0) return <p className="dash-muted">No active sessions.</p>;
+  if (sessions.length === 0) return <p className="dash-muted">{t("sessions.none")}</p>;
   return (
     <>
-      {!revokeSession && (
-        <Alert kind="info">Revoking sessions needs a newer SDK (ServerUser.revokeSession).</Alert>
-      )}
-      <TableScroll label="Sessions table">
+      {!revokeSession && <Alert kind="info">{t("sessions.needsSdk")}</Alert>}
+      <TableScroll label={t("sessions.table")}>
         <table className="dash-table">
-          <TableHead columns={["Session", "Started", "Kind", "Actions"]} />
+          <TableHead
+            columns={[
+              t("sessions.col.session"),
+              t("sessions.col.started"),
+              t("sessions.col.kind"),
+              t("users.col.actions"),
+            ]}
+          />
           <tbody>
             {sessions.map((session) => (
               <tr key={session.id}>
                 <td className="dash-mono">{session.id}</td>
-                <td>{when(session.createdAt)}</td>
-                <td>{session.isImpersonation ? "impersonation" : "sign-in"}</td>
+                <td>
+                  <When date={session.createdAt} />
+                </td>
+                <td>{session.isImpersonation ? t("sessions.impersonation") : t("sessions.signIn")}</td>
                 <td>
                   {revokeSession && (
                     <ConfirmButton
-                      label={`Revoke session ${session.id.slice(0, 8)}`}
-                      question="Revoke this session? The device using it is signed out."
-                      confirmLabel="Revoke"
+                      label={t("sessions.revokeName", { id: session.id.slice(0, 8) })}
+                      question={t("sessions.revokeQuestion")}
+                      confirmLabel={t("keys.revoke")}
                       onConfirm={async () => {
                         await revokeSession(session.id);
                         usersChanged(project);

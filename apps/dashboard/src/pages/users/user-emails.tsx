@@ -3,6 +3,7 @@
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
@@ -11,6 +12,7 @@ import { VerifiedBadge } from "./user-badges.tsx";
 import type { UserPartProps } from "./user-page.tsx";
 
 export function UserEmails({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const channels = useQuery(projectKey(project, "users", user.id, "e-mails"), () =>
     user.listContactChannels(),
   );
@@ -21,44 +23,44 @@ export function UserEmails({ project, user }: UserPartProps) {
   return (
     <>
       {channels.length === 0 ? (
-        <p className="dash-muted">No e-mail addresses.</p>
+        <p className="dash-muted">{t("emails.none")}</p>
       ) : (
-        <TableScroll label="E-mail addresses table">
+        <TableScroll label={t("emails.table")}>
           <table className="dash-table">
-            <TableHead columns={["E-mail", "Status", "Actions"]} />
+            <TableHead columns={[t("users.email"), t("users.col.status"), t("users.col.actions")]} />
             <tbody>
               {channels.map((channel) => (
                 <tr key={channel.id}>
                   <td>{channel.value}</td>
                   <td>
                     <span className="dash-badges">
-                      {channel.isPrimary && <span className="dash-badge">primary</span>}
+                      {channel.isPrimary && <span className="dash-badge">{t("emails.primary")}</span>}
                       <VerifiedBadge verified={channel.isVerified} />
-                      {channel.usedForAuth && <span className="dash-badge">sign-in</span>}
+                      {channel.usedForAuth && <span className="dash-badge">{t("emails.signIn")}</span>}
                     </span>
                   </td>
                   <td>
                     <div className="dash-actions">
                       {!channel.isVerified && (
                         <Button
-                          aria-label={`Mark verified: ${channel.value}`}
+                          aria-label={t("emails.markVerifiedName", { email: channel.value })}
                           onClick={() => void action.run(() => channel.update({ isVerified: true }))}
                         >
-                          Mark verified
+                          {t("emails.markVerified")}
                         </Button>
                       )}
                       {!channel.isPrimary && (
                         <Button
-                          aria-label={`Make primary: ${channel.value}`}
+                          aria-label={t("emails.makePrimaryName", { email: channel.value })}
                           onClick={() => void action.run(() => channel.update({ isPrimary: true }))}
                         >
-                          Make primary
+                          {t("emails.makePrimary")}
                         </Button>
                       )}
                       <ConfirmButton
-                        label={`Remove ${channel.value}`}
-                        question={`Remove ${channel.value}? The user can no longer sign in with it.`}
-                        confirmLabel="Remove"
+                        label={t("emails.removeName", { email: channel.value })}
+                        question={t("emails.removeQuestion", { email: channel.value })}
+                        confirmLabel={t("auth.remove")}
                         onConfirm={async () => {
                           await channel.delete();
                           usersChanged(project);
@@ -79,6 +81,7 @@ export function UserEmails({ project, user }: UserPartProps) {
 }
 
 function AddEmail({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const [email, setEmail] = useState("");
   const [usedForAuth, setUsedForAuth] = useState(true);
   const [verified, setVerified] = useState(false);
@@ -90,17 +93,16 @@ function AddEmail({ project, user }: UserPartProps) {
       setEmail("");
     },
     {
-      CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: () =>
-        "Another user signs in with this e-mail: add it without “Used for sign-in”.",
+      CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: () => t("emails.usedElsewhere"),
     },
   );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = !email.trim()
-      ? "Enter an e-mail address."
+      ? t("emails.enter")
       : looksLikeEmail(email.trim())
         ? null
-        : "This is not an e-mail address.";
+        : t("users.emailInvalid");
     setError(found);
     if (found) focusFirst(event.currentTarget, ["email"]);
     else void add.run();
@@ -108,7 +110,7 @@ function AddEmail({ project, user }: UserPartProps) {
   return (
     <form className="dash-form dash-inline-form" noValidate onSubmit={onSubmit}>
       <Field
-        label="Add an e-mail"
+        label={t("emails.add")}
         name="email"
         type="email"
         autoComplete="off"
@@ -116,12 +118,12 @@ function AddEmail({ project, user }: UserPartProps) {
         error={error}
         onChange={(event) => setEmail(event.target.value)}
       />
-      <Checkbox label="Used for sign-in" checked={usedForAuth} onChange={setUsedForAuth} />
-      <Checkbox label="Verified" checked={verified} onChange={setVerified} />
+      <Checkbox label={t("emails.usedForSignIn")} checked={usedForAuth} onChange={setUsedForAuth} />
+      <Checkbox label={t("emails.verified")} checked={verified} onChange={setVerified} />
       {add.error && <Alert>{add.error}</Alert>}
       <div>
         <Button type="submit" pending={add.pending}>
-          Add e-mail
+          {t("emails.addButton")}
         </Button>
       </div>
     </form>

@@ -3,16 +3,17 @@
 
 import type { ServerUser } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useQuery } from "../../data.ts";
 import { ScreenHeader } from "../../layout.tsx";
+import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
 import { AuditEntries } from "../audit-log.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { settingsKey } from "../settings/project-settings.ts";
-import { MetadataEditors, usersChanged, when } from "./bricks.tsx";
+import { MetadataEditors, usersChanged, When } from "./bricks.tsx";
 import { UserAccess } from "./user-access.tsx";
 import { UserAuthMethods, UserSessions } from "./user-auth.tsx";
 import { VerifiedBadge } from "./user-badges.tsx";
@@ -22,58 +23,59 @@ import { UserTeams } from "./user-teams.tsx";
 export type UserPartProps = ProjectScreenProps & { user: ServerUser };
 
 export function UserPage({ project, userId }: ProjectScreenProps & { userId: string }) {
+  const t = useDashboardTranslation();
   const user = useQuery(projectKey(project, "users", userId), () => project.app.getUser(userId));
-  const back = <Link to={`/projects/${project.id}/users`}>All users</Link>;
+  const back = <Link to={`/projects/${project.id}/users`}>{t("user.all")}</Link>;
   if (!user) {
     return (
       <>
-        <ScreenHeader title="User not found">{back}</ScreenHeader>
-        <p className="dash-muted">There is no user with the id {userId} in this project (any more).</p>
+        <ScreenHeader title={t("user.notFound")}>{back}</ScreenHeader>
+        <p className="dash-muted">{t("user.notFoundText", { id: userId })}</p>
       </>
     );
   }
   const props = { project, user };
   return (
     <>
-      <ScreenHeader title={user.displayName || user.primaryEmail || "Unnamed user"}>{back}</ScreenHeader>
-      <Panel title="Profile">
+      <ScreenHeader title={user.displayName || user.primaryEmail || t("user.unnamed")}>{back}</ScreenHeader>
+      <Panel title={t("user.profile")}>
         <Profile {...props} />
       </Panel>
-      <Panel title="Access">
-        <Part label="access" reads={settingsKey(project)}>
+      <Panel title={t("user.access")}>
+        <Part label={t("user.accessPart")} reads={settingsKey(project)}>
           <UserAccess {...props} onChanged={() => usersChanged(project)} />
         </Part>
       </Panel>
-      <Panel title="E-mails">
-        <Part label="e-mails" reads={projectKey(project, "users", user.id, "e-mails")}>
+      <Panel title={t("user.emails")}>
+        <Part label={t("user.emailsPart")} reads={projectKey(project, "users", user.id, "e-mails")}>
           <UserEmails {...props} />
         </Part>
       </Panel>
-      <Panel title="Authentication">
+      <Panel title={t("user.auth")}>
         <UserAuthMethods {...props} />
       </Panel>
-      <Panel title="Teams and permissions">
-        <Part label="teams" reads={projectKey(project, "users", user.id, "teams")}>
+      <Panel title={t("user.teams")}>
+        <Part label={t("user.teamsPart")} reads={projectKey(project, "users", user.id, "teams")}>
           <UserTeams {...props} />
         </Part>
       </Panel>
-      <Panel title="Sessions">
-        <Part label="sessions" reads={projectKey(project, "users", user.id, "sessions")}>
+      <Panel title={t("user.sessions")}>
+        <Part label={t("user.sessionsPart")} reads={projectKey(project, "users", user.id, "sessions")}>
           <UserSessions {...props} />
         </Part>
       </Panel>
-      <Panel title="Audit log">
-        <Part label="audit entries">
+      <Panel title={t("nav.auditLog")}>
+        <Part label={t("nav.auditLog")}>
           <AuditEntries project={project} filters={{ targetId: user.id }} />
         </Part>
       </Panel>
-      <Panel title="Metadata">
+      <Panel title={t("team.metadata")}>
         <MetadataEditors
           of={user}
           hints={{
-            clientMetadata: "The user's app reads and writes it.",
-            clientReadOnlyMetadata: "The user's app reads it; only servers write it.",
-            serverMetadata: "Only servers read and write it.",
+            clientMetadata: t("user.hint.client"),
+            clientReadOnlyMetadata: t("user.hint.clientReadOnly"),
+            serverMetadata: t("team.hint.server"),
           }}
           onSave={async (update) => {
             await user.update(update);
@@ -81,14 +83,12 @@ export function UserPage({ project, userId }: ProjectScreenProps & { userId: str
           }}
         />
       </Panel>
-      <Panel title="Delete user">
-        <p className="dash-muted">
-          Deleting ends all of the user's sessions and removes them from their teams. It cannot be undone.
-        </p>
+      <Panel title={t("user.delete")}>
+        <p className="dash-muted">{t("user.deleteText")}</p>
         <ConfirmButton
-          label="Delete user"
-          question={`Delete ${user.primaryEmail ?? "this user"} for good?`}
-          confirmLabel="Delete"
+          label={t("user.delete")}
+          question={t("user.deleteQuestion", { name: user.primaryEmail ?? t("user.thisUser") })}
+          confirmLabel={t("common.delete")}
           onConfirm={async () => {
             await user.delete();
             usersChanged(project);
@@ -101,7 +101,8 @@ export function UserPage({ project, userId }: ProjectScreenProps & { userId: str
 }
 
 export function Panel({ title, children }: { title: string; children: ReactNode }) {
-  const id = `panel-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
+  // An id of its own: a title in Japanese or Arabic has no Latin letters to make one from.
+  const id = useId();
   return (
     <section className="dash-panel" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
@@ -111,6 +112,7 @@ export function Panel({ title, children }: { title: string; children: ReactNode 
 }
 
 function Profile({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const [name, setName] = useState(user.displayName ?? "");
   const [saved, setSaved] = useState(false);
   const save = useFormAction(async () => {
@@ -126,42 +128,46 @@ function Profile({ project, user }: UserPartProps) {
   return (
     <div className="dash-profile">
       <dl className="dash-facts">
-        <dt>User id</dt>
+        <dt>{t("user.id")}</dt>
         <dd className="dash-mono">{user.id}</dd>
-        <dt>Primary e-mail</dt>
+        <dt>{t("user.primaryEmail")}</dt>
         <dd>
-          {user.primaryEmail ?? <span className="dash-muted">none</span>}{" "}
+          {user.primaryEmail ?? <span className="dash-muted">{t("user.none")}</span>}{" "}
           {user.primaryEmail && <VerifiedBadge verified={user.primaryEmailVerified} />}
         </dd>
-        <dt>Signed up</dt>
-        <dd>{when(user.signedUpAt)}</dd>
-        <dt>Last active</dt>
-        <dd>{when(user.lastActiveAt)}</dd>
+        <dt>{t("user.signedUp")}</dt>
+        <dd>
+          <When date={user.signedUpAt} />
+        </dd>
+        <dt>{t("user.lastActive")}</dt>
+        <dd>
+          <When date={user.lastActiveAt} />
+        </dd>
         {user.isRestricted && (
           <>
-            <dt>Restricted</dt>
+            <dt>{t("user.restricted")}</dt>
             <dd>
-              {user.isAnonymous ? "anonymous user" : (user.restrictedByAdminReason ?? "by an administrator")}
+              {user.isAnonymous ? t("user.anonymous") : (user.restrictedByAdminReason ?? t("user.byAdmin"))}
             </dd>
           </>
         )}
       </dl>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <Field
-          label="Display name"
+          label={t("user.displayName")}
           value={name}
           maxLength={256}
-          hint="Leave empty for none."
+          hint={t("user.leaveEmpty")}
           onChange={(event) => {
             setName(event.target.value);
             setSaved(false);
           }}
         />
         {save.error && <Alert>{save.error}</Alert>}
-        {saved && <Alert kind="success">Display name saved.</Alert>}
+        {saved && <Alert kind="success">{t("user.nameSaved")}</Alert>}
         <div>
           <Button type="submit" pending={save.pending}>
-            Save display name
+            {t("user.saveName")}
           </Button>
         </div>
       </form>

@@ -4,6 +4,7 @@
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
 import { Avatar, FieldNotes } from "@gatehouse/react/ui";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 
 /** How many matches the list shows: enough to pick from, few enough to read. */
 const SHOWN = 8;
@@ -38,6 +39,7 @@ export function UserPicker({
   error?: string | null;
   hint?: string;
 }) {
+  const t = useDashboardTranslation();
   const id = useId();
   const [text, setText] = useState(value ? userLabel(value) : "");
   // The value the field shows; when the form changes it (clears it after creating), the text follows.
@@ -127,7 +129,7 @@ export function UserPicker({
           role="combobox"
           autoComplete="off"
           spellCheck={false}
-          placeholder="Search by name, e-mail or id"
+          placeholder={t("picker.placeholder")}
           aria-autocomplete="list"
           aria-expanded={showList}
           aria-controls={listId}
@@ -184,7 +186,7 @@ export function UserPicker({
         </div>
       </div>
       <p className="dash-muted dash-picker-status" id={`${id}-status`} role="status">
-        {open && query !== null ? statusText(search, query) : ""}
+        {open && query !== null ? statusText(search, query, t) : ""}
       </p>
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
@@ -192,13 +194,15 @@ export function UserPicker({
 }
 
 /** What the search found, said politely to screen readers and shown under the field. */
-function statusText(search: Search, query: string): string {
+function statusText(
+  search: Search,
+  query: string,
+  t: (key: DashboardKey, values?: Record<string, string | number>) => string,
+): string {
   const found = search.users.length;
-  if (search.status === "searching") return "Searching…";
-  if (search.status === "failed") return "The search failed: type again to retry.";
+  if (search.status === "searching") return t("picker.searching");
+  if (search.status === "failed") return t("picker.failed");
   if (search.status !== "done") return "";
-  if (found === 0) return query ? `No user matches “${query}”.` : "The project has no users yet.";
-  const count =
-    found === SHOWN ? `The first ${SHOWN} matches` : `${found} ${found === 1 ? "match" : "matches"}`;
-  return `${count}: arrows to move, Enter to choose.`;
+  if (found === 0) return query ? t("users.noMatch", { query }) : t("picker.noUsers");
+  return found === SHOWN ? t("picker.first", { n: SHOWN }) : t("picker.matches", { n: found });
 }

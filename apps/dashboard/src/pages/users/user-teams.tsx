@@ -1,12 +1,14 @@
 // The teams a user is in (links to the team pages) and their permissions in each, contained ones included;
 // permissions are granted and revoked on the team's page.
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { Link } from "../../router.tsx";
 import { TableHead, TableScroll } from "../bricks.tsx";
 import type { UserPartProps } from "./user-page.tsx";
 
 export function UserTeams({ project, user }: UserPartProps) {
+  const t = useDashboardTranslation();
   const teams = useQuery(projectKey(project, "users", user.id, "teams"), async () => {
     const list = await user.listTeams();
     return Promise.all(
@@ -16,11 +18,11 @@ export function UserTeams({ project, user }: UserPartProps) {
       })),
     );
   });
-  if (teams.length === 0) return <p className="dash-muted">Not in any team.</p>;
+  if (teams.length === 0) return <p className="dash-muted">{t("userTeams.none")}</p>;
   return (
-    <TableScroll label="Teams of the user table">
+    <TableScroll label={t("userTeams.table")}>
       <table className="dash-table">
-        <TableHead columns={["Team", "Permissions (contained ones included)"]} />
+        <TableHead columns={[t("userTeams.col.team"), t("userTeams.col.permissions")]} />
         <tbody>
           {teams.map(({ team, permissions }) => (
             <tr key={team.id}>
@@ -29,7 +31,7 @@ export function UserTeams({ project, user }: UserPartProps) {
               </td>
               <td>
                 {permissions.length === 0 ? (
-                  <span className="dash-muted">none</span>
+                  <span className="dash-muted">{t("user.none")}</span>
                 ) : (
                   <span className="dash-badges">
                     {permissions.map((permission) => (

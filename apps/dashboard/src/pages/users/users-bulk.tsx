@@ -2,9 +2,9 @@
 // touches; while it runs a progress bar counts them, and afterwards the result says how many were done and names
 // every user it failed for, with the server's reason. Users are written a few at a time, never all at once.
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
-import { Alert, Button, errorMessage, makeTranslator, useTranslation } from "@gatehouse/react/ui";
+import { Alert, Button, errorMessage, useTranslation } from "@gatehouse/react/ui";
 import { useState } from "react";
-import { en } from "../../messages.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { ConfirmButton } from "../bricks.tsx";
 import { plainRefusal } from "../form.ts";
 import { usersChanged } from "./bricks.tsx";
@@ -14,47 +14,28 @@ import { nameOf } from "./users-columns.tsx";
 const PARALLEL = 4;
 
 type Action = {
-  label: string;
-  /** "Banning 3 of 12…" */
-  doing: string;
-  /** "Banned 12 users." */
-  done: string;
-  question: (n: string) => string;
+  /** Names its texts (bulk.ban.name, bulk.ban.question…, texts/users-bulk.ts). */
+  id: "ban" | "unban" | "delete";
+  label: DashboardKey;
   run: (user: ServerUser) => Promise<unknown>;
   variant: "danger" | "secondary";
 };
 
 const ACTIONS: Action[] = [
   {
-    label: "Ban",
-    doing: "Banning",
-    done: "Banned",
-    question: (n) => `Ban ${n}? They are signed out everywhere and cannot sign in until unbanned.`,
+    id: "ban",
+    label: "users.ban",
     run: (user) => user.update({ restrictedByAdmin: true }),
     variant: "danger",
   },
   {
-    label: "Unban",
-    doing: "Unbanning",
-    done: "Unbanned",
-    question: (n) => `Let ${n} sign in again?`,
+    id: "unban",
+    label: "users.unban",
     run: (user) => user.update({ restrictedByAdmin: false }),
     variant: "secondary",
   },
-  {
-    label: "Delete",
-    doing: "Deleting",
-    done: "Deleted",
-    question: (n) => `Delete ${n} for good? Their sessions end and their team memberships go.`,
-    run: (user) => user.delete(),
-    variant: "danger",
-  },
+  { id: "delete", label: "common.delete", run: (user) => user.delete(), variant: "danger" },
 ];
-
-// The sentences around the count are English until this screen is translated, so the count is English too (its
-// plural through Intl.PluralRules, messages.ts).
-const english = makeTranslator(en, {}, "en");
-const usersCount = (n: number) => english("users.count", { n });
 
 type Progress = { action: Action; done: number; total: number };
 type Outcome = { action: Action; total: number; failed: { user: ServerUser; reason: string }[] };
@@ -72,6 +53,8 @@ export function BulkActions({
   const [progress, setProgress] = useState<Progress | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const t = useTranslation();
+  const d = useDashboardTranslation();
+  const usersCount = (n: number) => d("users.count", { n });
 
   const run = async (action: Action) => {
     const users = [...selected];
@@ -102,22 +85,22 @@ export function BulkActions({
 
   if (selected.length === 0 && !progress && !outcome) return null;
   return (
-    <section className="dash-bulk" aria-label="Bulk actions">
+    <section className="dash-bulk" aria-label={d("bulk.region")}>
       {selected.length > 0 && !progress && (
         <div className="dash-actions">
-          <strong>{usersCount(selected.length)} selected</strong>
+          <strong>{d("bulk.selected", { count: usersCount(selected.length) })}</strong>
           {ACTIONS.map((action) => (
             <ConfirmButton
-              key={action.label}
-              label={action.label}
-              name={`${action.label} ${usersCount(selected.length)}`}
+              key={action.id}
+              label={d(action.label)}
+              name={d(`bulk.${action.id}.name` as const, { count: usersCount(selected.length) })}
               variant={action.variant}
-              question={action.question(usersCount(selected.length))}
-              confirmLabel={`${action.label} ${usersCount(selected.length)}`}
+              question={d(`bulk.${action.id}.question` as const, { count: usersCount(selected.length) })}
+              confirmLabel={d(`bulk.${action.id}.name` as const, { count: usersCount(selected.length) })}
               onConfirm={() => run(action)}
             />
           ))}
-          <Button onClick={onFinished}>Clear selection</Button>
+          <Button onClick={onFinished}>{d("bulk.clear")}</Button>
         </div>
       )}
       {progress && (
@@ -125,10 +108,13 @@ export function BulkActions({
           <progress
             value={progress.done}
             max={progress.total}
-            aria-label={`${progress.action.doing} users`}
+            aria-label={d(`bulk.${progress.action.id}.doing` as const)}
           />
           <span role="status">
-            {progress.action.doing} {progress.done} of {usersCount(progress.total)}…
+            {d(`bulk.${progress.action.id}.progress` as const, {
+              done: progress.done,
+              count: usersCount(progress.total),
+            })}
           </span>
         </div>
       )}
@@ -140,19 +126,19 @@ export function BulkActions({
 function OutcomeReport({ outcome, onClose }: { outcome: Outcome; onClose: () => void }) {
   const { action, total, failed } = outcome;
   const succeeded = total - failed.length;
+  const d = useDashboardTranslation();
+  const count = d("users.count", { n: total });
   return (
     <div className="dash-bulk-outcome">
       <div className="dash-actions">
         {failed.length === 0 ? (
-          <Alert kind="success">
-            {action.done} {usersCount(total)}.
-          </Alert>
+          <Alert kind="success">{d(`bulk.${action.id}.done` as const, { count })}</Alert>
         ) : (
           <Alert>
-            {action.done} {succeeded} of {usersCount(total)}; {failed.length} failed:
+            {d(`bulk.${action.id}.partial` as const, { done: succeeded, count, failed: failed.length })}
           </Alert>
         )}
-        <Button onClick={onClose}>Dismiss</Button>
+        <Button onClick={onClose}>{d("bulk.dismiss")}</Button>
       </div>
       {failed.length > 0 && (
         <ul className="dash-bulk-failures">

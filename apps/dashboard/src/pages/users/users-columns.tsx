@@ -2,7 +2,7 @@
 // the server can order by, sign-in methods, id, and the row's actions (open, ban or unban, delete, each confirmed).
 // Only the dates sort, and they sort on the server: a page of a large project is all the browser ever holds.
 import type { OwnedProject, ServerUser } from "@gatehouse/react";
-import { Avatar } from "@gatehouse/react/ui";
+import { Avatar, useLocale } from "@gatehouse/react/ui";
 import {
   type CellContext,
   type ColumnVisibilityState,
@@ -14,9 +14,10 @@ import {
   tableFeatures,
 } from "@tanstack/react-table";
 import { useEffect, useRef } from "react";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { Link } from "../../router.tsx";
 import { ConfirmButton } from "../bricks.tsx";
-import { dateTime, usersChanged, when } from "./bricks.tsx";
+import { useDateTime, usersChanged, When } from "./bricks.tsx";
 import { AuthMethods, BanBadge, VerifiedBadge } from "./user-badges.tsx";
 
 export const usersFeatures = tableFeatures({
@@ -24,7 +25,7 @@ export const usersFeatures = tableFeatures({
   columnVisibilityFeature,
   rowSelectionFeature,
   tableMeta: {} as { project: OwnedProject },
-  columnMeta: {} as { label: string },
+  columnMeta: {} as { label: DashboardKey },
 });
 
 type Features = typeof usersFeatures;
@@ -50,71 +51,79 @@ export const USER_COLUMNS = helper.columns([
     cell: SelectRow,
     enableHiding: false,
     enableSorting: false,
-    meta: { label: "Select" },
+    meta: { label: "users.col.select" },
   }),
   helper.display({
     id: "user",
-    header: "User",
+    header: ColumnName,
     cell: UserCell,
     enableHiding: false,
     enableSorting: false,
-    meta: { label: "User" },
+    meta: { label: "users.col.user" },
   }),
   helper.accessor("restrictedByAdmin", {
     id: "status",
-    header: "Status",
+    header: ColumnName,
     cell: ({ getValue }) => <BanBadge banned={getValue()} />,
     enableSorting: false,
-    meta: { label: "Status" },
+    meta: { label: "users.col.status" },
   }),
   helper.accessor("signedUpAt", {
-    header: "Signed up",
+    header: ColumnName,
     cell: ({ getValue }) => <Day date={getValue()} />,
     sortDescFirst: true,
-    meta: { label: "Signed up" },
+    meta: { label: "user.signedUp" },
   }),
   helper.accessor("lastActiveAt", {
-    header: "Last active",
+    header: ColumnName,
     cell: ({ getValue }) => <Day date={getValue()} />,
     sortDescFirst: true,
-    meta: { label: "Last active" },
+    meta: { label: "user.lastActive" },
   }),
   helper.display({
     id: "authMethods",
-    header: "Sign-in methods",
+    header: ColumnName,
     cell: ({ row }) => <AuthMethods user={row.original} />,
     enableSorting: false,
-    meta: { label: "Sign-in methods" },
+    meta: { label: "users.col.methods" },
   }),
   helper.accessor("id", {
-    header: "User ID",
+    header: ColumnName,
     cell: ({ getValue }) => <span className="dash-mono">{getValue()}</span>,
     enableSorting: false,
-    meta: { label: "User ID" },
+    meta: { label: "users.col.id" },
   }),
   helper.display({
     id: "actions",
-    header: "Actions",
+    header: ColumnName,
     cell: RowActions,
     enableHiding: false,
     enableSorting: false,
-    meta: { label: "Actions" },
+    meta: { label: "users.col.actions" },
   }),
 ]);
 
+/** A column's header: its name (meta.label) in the chosen language. */
+function ColumnName({ column }: { column: { id: string; columnDef: { meta?: { label: DashboardKey } } } }) {
+  const t = useDashboardTranslation();
+  const label = column.columnDef.meta?.label;
+  return label ? t(label) : column.id;
+}
+
 /** The day, so the table fits a laptop's width; the time is in the tooltip and on the user's page. */
 function Day({ date }: { date: Date }) {
-  if (date.getTime() === 0) return when(date);
+  const locale = useLocale();
+  const dateTime = useDateTime();
+  if (date.getTime() === 0) return <When date={date} />;
   return (
     <time dateTime={date.toISOString()} title={dateTime.format(date)}>
-      {day.format(date)}
+      {date.toLocaleDateString(locale, { dateStyle: "medium" })}
     </time>
   );
 }
 
-const day = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
-
 function SelectPage({ table }: HeaderContext<Features, ServerUser>) {
+  const t = useDashboardTranslation();
   const box = useRef<HTMLInputElement>(null);
   const some = table.getIsSomePageRowsSelected();
   // "Some selected" has no attribute in HTML, only this property.
@@ -126,7 +135,7 @@ function SelectPage({ table }: HeaderContext<Features, ServerUser>) {
       ref={box}
       type="checkbox"
       className="dash-row-check"
-      aria-label="Select every user on this page"
+      aria-label={t("users.selectPage")}
       checked={table.getIsAllPageRowsSelected()}
       onChange={table.getToggleAllPageRowsSelectedHandler()}
     />
@@ -134,11 +143,12 @@ function SelectPage({ table }: HeaderContext<Features, ServerUser>) {
 }
 
 function SelectRow({ row }: Cell) {
+  const t = useDashboardTranslation();
   return (
     <input
       type="checkbox"
       className="dash-row-check"
-      aria-label={`Select ${nameOf(row.original)}`}
+      aria-label={t("users.selectOne", { name: nameOf(row.original) })}
       checked={row.getIsSelected()}
       onChange={row.getToggleSelectedHandler()}
     />
@@ -146,15 +156,16 @@ function SelectRow({ row }: Cell) {
 }
 
 function UserCell({ row, table }: Cell) {
+  const t = useDashboardTranslation();
   const user = row.original;
   const project = table.options.meta?.project;
   const name = nameOf(user);
   // Without a display name the e-mail is the name already: the line below keeps only its badge.
   const email = user.displayName
-    ? (user.primaryEmail ?? "no e-mail")
+    ? (user.primaryEmail ?? t("users.noEmail"))
     : user.primaryEmail
       ? null
-      : "no e-mail";
+      : t("users.noEmail");
   return (
     <span className="dash-person">
       <Avatar name={name} imageUrl={user.profileImageUrl} />
@@ -170,6 +181,7 @@ function UserCell({ row, table }: Cell) {
 }
 
 function RowActions({ row, table }: Cell) {
+  const t = useDashboardTranslation();
   const user = row.original;
   const project = table.options.meta?.project;
   if (!project) return null;
@@ -178,23 +190,24 @@ function RowActions({ row, table }: Cell) {
   return (
     <span className="dash-row-actions">
       <Link to={userPath(project, user)} className="gh-button">
-        Open<span className="dash-sr-only"> {who}</span>
+        {t("users.open")}
+        <span className="dash-sr-only"> {who}</span>
       </Link>
       <ConfirmButton
-        label={banned ? "Unban" : "Ban"}
-        name={`${banned ? "Unban" : "Ban"} ${who}`}
+        label={banned ? t("users.unban") : t("users.ban")}
+        name={banned ? t("users.unbanName", { name: who }) : t("users.banName", { name: who })}
         variant={banned ? "secondary" : "danger"}
         // Short: the question stands in the row's cell, and the row says who.
-        question={banned ? "Let this user sign in again?" : "Ban this user? They are signed out everywhere."}
+        question={banned ? t("users.unbanQuestion") : t("users.banQuestion")}
         onConfirm={async () => {
           await user.update({ restrictedByAdmin: !banned });
           usersChanged(project);
         }}
       />
       <ConfirmButton
-        label="Delete"
-        name={`Delete ${who}`}
-        question="Delete this user for good?"
+        label={t("common.delete")}
+        name={t("users.deleteName", { name: who })}
+        question={t("users.deleteQuestion")}
         onConfirm={async () => {
           await user.delete();
           usersChanged(project);

@@ -13,6 +13,7 @@ import {
 } from "@tanstack/react-table";
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { navigate } from "../../router.tsx";
 import { TableScroll } from "../bricks.tsx";
@@ -50,6 +51,7 @@ export function UsersTable({
   onSort: (sorting: UsersView["sorting"]) => void;
   onPage: (previous: (string | undefined)[], cursor: string | undefined) => void;
 }) {
+  const t = useDashboardTranslation();
   const { query, sorting, pageSize, cursor, previous } = view;
   const [order] = sorting;
   const page = JSON.stringify([query, order, pageSize, cursor ?? ""]);
@@ -129,17 +131,25 @@ export function UsersTable({
   if (users.length === 0 && previous.length === 0) {
     return (
       <p className="dash-panel dash-muted" role="status">
-        {query ? `No user matches “${query}”.` : "No users yet. Create the first one with “New user”."}
+        {query ? t("users.noMatch", { query }) : t("users.none")}
       </p>
     );
   }
   const pageNumber = previous.length + 1;
-  const orderLabel = `${order.id === "lastActiveAt" ? "last active" : "signed up"}, ${order.desc ? "newest" : "oldest"} first`;
+  const orderLabel = t(
+    order.id === "lastActiveAt"
+      ? order.desc
+        ? "users.order.activeNewest"
+        : "users.order.activeOldest"
+      : order.desc
+        ? "users.order.signedUpNewest"
+        : "users.order.signedUpOldest",
+  );
   return (
     <div className="dash-table-wrap" aria-busy={loading || undefined}>
       <div className="dash-table-bar">
         <p className="dash-muted" id={hint}>
-          Arrow keys move between users, Enter opens one, Space selects it.
+          {t("users.keys")}
         </p>
         <ColumnChooser table={table} />
       </div>
@@ -148,7 +158,7 @@ export function UsersTable({
         selected={selected}
         onFinished={() => setSelection({ page, ids: NO_SELECTION })}
       />
-      <TableScroll label="Users table">
+      <TableScroll label={t("users.table")}>
         <table
           className="dash-table dash-users"
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: APG's data grid is a table with role grid (rows, headers and cells stay).
@@ -157,7 +167,9 @@ export function UsersTable({
           aria-describedby={hint}
         >
           <caption className="dash-sr-only">
-            Users{query ? ` matching “${query}”` : ""}, page {pageNumber}, by {orderLabel}
+            {query
+              ? t("users.captionQuery", { query, page: pageNumber, order: orderLabel })
+              : t("users.caption", { page: pageNumber, order: orderLabel })}
           </caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -171,7 +183,9 @@ export function UsersTable({
                   >
                     {header.column.getCanSort() ? (
                       <SortButton
-                        label={header.column.columnDef.meta?.label ?? header.id}
+                        label={
+                          header.column.columnDef.meta ? t(header.column.columnDef.meta.label) : header.id
+                        }
                         sorted={header.column.getIsSorted()}
                         onClick={header.column.getToggleSortingHandler()}
                       />
@@ -205,19 +219,19 @@ export function UsersTable({
           </tbody>
         </table>
       </TableScroll>
-      <nav className="dash-pager" aria-label="Pages of users">
+      <nav className="dash-pager" aria-label={t("users.pages")}>
         <Button
           disabled={previous.length === 0}
           onClick={() => onPage(previous.slice(0, -1), previous[previous.length - 1])}
         >
-          Previous page
+          {t("pager.previous")}
         </Button>
-        <span className="dash-muted">Page {pageNumber}</span>
+        <span className="dash-muted">{t("users.page", { page: pageNumber })}</span>
         <Button
           disabled={!users.nextCursor}
           onClick={() => onPage([...previous, cursor], users.nextCursor ?? undefined)}
         >
-          Next page
+          {t("pager.next")}
         </Button>
       </nav>
     </div>
