@@ -1,5 +1,7 @@
 // The new-device notice over a real SMTP peer: a new device e-mails once, a known one never, an opted-out project
 // never, and the sign-in that follows a sign-up is not new; plus the device and network keys it compares.
+
+import { SUPPORTED_LOCALES } from "@gatehouse/contract/locales";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpPeer, startSmtpPeer } from "../testing/smtp-peer.ts";
 import {
@@ -8,7 +10,7 @@ import {
   type ProjectKeys,
   type TestServer,
 } from "../testing/test-server.ts";
-import { deviceOf, networkOf } from "./new-device.ts";
+import { deviceOf, networkOf, newDeviceTemplate } from "./new-device.ts";
 
 const PASSWORD = "correct horse battery";
 const FIREFOX_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -128,5 +130,19 @@ describe("device keys", () => {
     expect(deviceOf(FIREFOX_LINUX)).toEqual(deviceOf(FIREFOX_LINUX_NEWER));
     expect(deviceOf(SAFARI_MAC)).toEqual({ browser: "Safari", os: "macOS" });
     expect(deviceOf(null)).toEqual({ browser: "Unknown browser", os: "Unknown OS" });
+  });
+});
+
+describe("notice texts", () => {
+  it("has every locale, each with all four facts, in its language and direction", () => {
+    for (const locale of SUPPORTED_LOCALES) {
+      const template = newDeviceTemplate(locale);
+      expect(template.subject).toContain("{{ projectDisplayName }}");
+      for (const name of ["time", "browser", "os", "ip"]) expect(template.content).toContain(`{{ ${name} }}`);
+      expect(template.content).toContain(`lang="${locale}"`);
+    }
+    expect(newDeviceTemplate("de-AT").subject).toBe("Neue Anmeldung bei {{ projectDisplayName }}");
+    expect(newDeviceTemplate("ar").content).toContain('dir="rtl"');
+    expect(newDeviceTemplate(null).subject).toBe("New sign-in to {{ projectDisplayName }}");
   });
 });

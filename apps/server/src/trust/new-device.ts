@@ -1,6 +1,7 @@
 // New-device notice (issue 21): a sign-in from a browser, OS and IP network the user has not signed in from before
 // e-mails them "New sign-in to <project>", through the e-mail outbox in the sign-in's own transaction.
 import { isIPv4, isIPv6 } from "node:net";
+import { isRightToLeft, pickLocale, storedLocale } from "@gatehouse/contract/locales";
 import Bowser from "bowser";
 import { and, eq, sql } from "drizzle-orm";
 import type { AuditScope } from "../audit/scope.ts";
@@ -9,23 +10,28 @@ import { sha256Hex } from "../crypto/hash.ts";
 import type { Db } from "../db/client.ts";
 import { knownDevices, projects } from "../db/schema.ts";
 import type { UserRecord } from "../db/users-repo.ts";
+import { NEW_DEVICE_TEXTS } from "../email/new-device-texts.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
 import { type EmailTemplate, renderTemplate } from "../email/templates.ts";
 
 export const NEW_DEVICE_TEMPLATE_TYPE = "new_device_notice";
 
-/** The notice's words; `{{ name }}` placeholders are filled (and HTML-escaped) by renderTemplate. */
-export const NEW_DEVICE_TEMPLATE: EmailTemplate = {
-  subject: "New sign-in to {{ projectDisplayName }}",
-  content: [
-    '<div lang="en" dir="ltr">',
-    "<h1>New sign-in to {{ projectDisplayName }}</h1>",
-    "<p>Your account was just signed in to from a device it has not used before:</p>",
-    "<p>Time: {{ time }}<br>Browser: {{ browser }}<br>Operating system: {{ os }}<br>IP address: {{ ip }}</p>",
-    "<p>If this was you, you need not do anything. If not, change your password and sign out your other sessions.</p>",
-    "</div>",
-  ].join("\n"),
-};
+/** The notice in the recipient's language; `{{ name }}` placeholders are filled (and HTML-escaped) by renderTemplate. */
+export function newDeviceTemplate(lang?: string | null): EmailTemplate {
+  const locale = pickLocale([lang]);
+  const t = NEW_DEVICE_TEXTS[locale];
+  return {
+    subject: t.subject,
+    content: [
+      `<div lang="${locale}" dir="${isRightToLeft(locale) ? "rtl" : "ltr"}">`,
+      `<h1>${t.subject}</h1>`,
+      `<p>${t.line}</p>`,
+      `<p>${t.time}: {{ time }}<br>${t.browser}: {{ browser }}<br>${t.os}: {{ os }}<br>${t.ip}: {{ ip }}</p>`,
+      `<p>${t.advice}</p>`,
+      "</div>",
+    ].join("\n"),
+  };
+}
 
 /**
  * The network a device is in: the IPv4 /24 or the IPv6 /64. A network rather than the address, so a home router's
@@ -90,14 +96,18 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
         .from(projects)
         .where(and(eq(projects.id, user.projectId)));
       if (!project || project.config.new_device_notice_enabled === false) return;
-      const rendered = renderTemplate(NEW_DEVICE_TEMPLATE, {
-        projectDisplayName: project.displayName,
-        userDisplayName: user.displayName ?? "",
-        time: now.toUTCString(),
-        browser: device.browser,
-        os: device.os,
-        ip: ip ?? "unknown",
-      });
+      const rendered = renderTemplate(
+        // The user's stored language, else the project's default, else English (as services/emails.ts picks).
+        newDeviceTemplate(storedLocale(user.clientMetadata) ?? project.config.default_language),
+        {
+          projectDisplayName: project.displayName,
+          userDisplayName: user.displayName ?? "",
+          time: now.toUTCString(),
+          browser: device.browser,
+          os: device.os,
+          ip: ip ?? "unknown",
+        },
+      );
       await deps.outbox.enqueue(tx, {
         projectId: user.projectId,
         to,
