@@ -3,7 +3,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { isRightToLeft, pickLocale, storedLocale } from "@gatehouse/contract/locales";
 import Bowser from "bowser";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AuditScope } from "../audit/scope.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
@@ -94,7 +94,7 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       const [project] = await tx
         .select({ displayName: projects.displayName, config: projects.config })
         .from(projects)
-        .where(and(eq(projects.id, user.projectId)));
+        .where(eq(projects.id, user.projectId));
       if (!project || project.config.new_device_notice_enabled === false) return;
       const rendered = renderTemplate(
         // The user's stored language, else the project's default, else English (as services/emails.ts picks).
