@@ -62,6 +62,7 @@ import { createUserService } from "./services/users.ts";
 import { createVerificationCodeService } from "./services/verification-codes.ts";
 import { createSso } from "./sso/index.ts";
 import { createBotChallenge } from "./trust/bot-challenge.ts";
+import { createNewDeviceNotice } from "./trust/new-device.ts";
 import { createPasswordPolicy } from "./trust/password-policy.ts";
 import { createTokenClaims } from "./trust/token-claims.ts";
 import { createOwnedApiKeysRepo } from "./user-api-keys/repo.ts";
@@ -151,6 +152,7 @@ export function createDeps(options: DepsOptions) {
   });
   const sessionsRepo = createSessionsRepo(db);
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
+  const outbox = createEmailOutbox({ db, clock });
   const sessions = createSessionService({
     db,
     repo: sessionsRepo,
@@ -163,6 +165,7 @@ export function createDeps(options: DepsOptions) {
     audit,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
     customClaims: createTokenClaims({ db, projectsRepo, teamsRepo, permissions, projectPermissions }).forUser,
+    newDevice: createNewDeviceNotice({ outbox, scope: auditScope, clock }),
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimitStore = options.redis
@@ -174,7 +177,6 @@ export function createDeps(options: DepsOptions) {
     settings: options.rateLimits ?? { enabled: true },
   });
   const codes = createVerificationCodeService({ db, clock });
-  const outbox = createEmailOutbox({ db, clock });
   const emails = createEmailService({ outbox });
   const emailVerification = createEmailVerification({ codes, emails, usersRepo });
   const totpBox = createSecretBox(options.secret, "totp");

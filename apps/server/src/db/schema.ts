@@ -987,3 +987,20 @@ export const auditLog = pgTable(
     index("audit_log_project_target_idx").on(t.projectId, t.targetId, t.createdAt, t.id),
   ],
 );
+
+/**
+ * [GO] The devices each user has signed in from (issue 21): a SHA-256 of browser, OS and IP network, so a sign-in
+ * from one not listed e-mails the user a new-device notice (trust/new-device.ts). Only the hash is kept: the list
+ * need not reveal where a user has been.
+ */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceHash: text("device_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+);

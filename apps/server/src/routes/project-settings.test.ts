@@ -120,6 +120,7 @@ const defaultConfig = (projectId: string) => ({
   bot_protection_verify_url: null,
   audit_log_retention_days: null,
   audit_log_webhooks: false,
+  new_device_notice_enabled: true,
 });
 
 const SMTP: Record<string, unknown> = {

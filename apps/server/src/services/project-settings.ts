@@ -178,6 +178,8 @@ export function projectAdminView(
       bot_protection_verify_url: c.bot_protection_verify_url,
       audit_log_retention_days: c.audit_log_retention_days ?? null,
       audit_log_webhooks: c.audit_log_webhooks === true,
+      // On unless turned off, also for projects stored before the setting existed.
+      new_device_notice_enabled: c.new_device_notice_enabled !== false,
     },
     production_mode_errors: productionModeErrors(c),
   };

@@ -10,6 +10,7 @@ import { type Db, inTransaction } from "../db/client.ts";
 import type { ImpersonatorKind } from "../db/schema.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { NewDeviceNotice } from "../trust/new-device.ts";
 import type { ActivityRecorder } from "./activity.ts";
 import type { Project } from "./projects.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
@@ -100,6 +101,8 @@ export function createSessionService(deps: {
   rotationKey: Buffer;
   /** [GO] The project's custom claims for this user (trust/token-claims.ts); none when absent. */
   customClaims?: (user: UserRecord) => Promise<Record<string, unknown>>;
+  /** [GO] Records the device of a sign-in and e-mails the user when it is new to them (trust/new-device.ts). */
+  newDevice?: NewDeviceNotice;
 }) {
   const { clock } = deps;
 
@@ -229,6 +232,10 @@ export function createSessionService(deps: {
         throw bannedError();
       }
       await auditOpened(tx, user, sessionId, options);
+      // Only the user's own sign-ins: a server opening a session for them, or an impersonation, is not their device.
+      if (deps.newDevice && options.signIn && !options.signIn.byCaller && !impersonator) {
+        await deps.newDevice.signedIn(tx, user, options.signIn.isNewUser);
+      }
       return { user, sessionId, refreshToken };
     },
 

@@ -163,6 +163,8 @@ export const projectConfigSchema = z.strictObject({
   audit_log_retention_days: auditRetentionSchema.optional(),
   /** [GO] Whether each audit entry is also sent as an `audit_log.entry_created` webhook event. */
   audit_log_webhooks: z.boolean().optional(),
+  /** [GO] Whether a sign-in from a device the user has not used before e-mails them; absent: on. */
+  new_device_notice_enabled: z.boolean().optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -237,6 +239,7 @@ export const projectConfigUpdateSchema = z.strictObject({
   bot_protection_verify_url: trustFields.bot_protection_verify_url.optional(),
   audit_log_retention_days: auditRetentionSchema.optional(),
   audit_log_webhooks: z.boolean().optional(),
+  new_device_notice_enabled: z.boolean().optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -344,6 +347,7 @@ export const projectAdminViewSchema = z
       ...trustFields,
       audit_log_retention_days: auditRetentionSchema,
       audit_log_webhooks: z.boolean(),
+      new_device_notice_enabled: z.boolean(),
     }),
     production_mode_errors: z.array(z.string()),
   })

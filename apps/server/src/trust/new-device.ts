@@ -1,0 +1,121 @@
+// New-device notice (issue 21): a sign-in from a browser, OS and IP network the user has not signed in from before
+// e-mails them "New sign-in to <project>", through the e-mail outbox in the sign-in's own transaction.
+import { isIPv4, isIPv6 } from "node:net";
+import { isRightToLeft, pickLocale, storedLocale } from "@gatehouse/contract/locales";
+import Bowser from "bowser";
+import { eq, sql } from "drizzle-orm";
+import type { AuditScope } from "../audit/scope.ts";
+import type { Clock } from "../clock.ts";
+import { sha256Hex } from "../crypto/hash.ts";
+import type { Db } from "../db/client.ts";
+import { knownDevices, projects } from "../db/schema.ts";
+import type { UserRecord } from "../db/users-repo.ts";
+import { NEW_DEVICE_TEXTS } from "../email/new-device-texts.ts";
+import type { EmailOutbox } from "../email/outbox.ts";
+import { type EmailTemplate, renderTemplate } from "../email/templates.ts";
+
+export const NEW_DEVICE_TEMPLATE_TYPE = "new_device_notice";
+
+/** The notice in the recipient's language; `{{ name }}` placeholders are filled (and HTML-escaped) by renderTemplate. */
+export function newDeviceTemplate(lang?: string | null): EmailTemplate {
+  const locale = pickLocale([lang]);
+  const t = NEW_DEVICE_TEXTS[locale];
+  return {
+    subject: t.subject,
+    content: [
+      `<div lang="${locale}" dir="${isRightToLeft(locale) ? "rtl" : "ltr"}">`,
+      `<h1>${t.subject}</h1>`,
+      `<p>${t.line}</p>`,
+      `<p>${t.time}: {{ time }}<br>${t.browser}: {{ browser }}<br>${t.os}: {{ os }}<br>${t.ip}: {{ ip }}</p>`,
+      `<p>${t.advice}</p>`,
+      "</div>",
+    ].join("\n"),
+  };
+}
+
+/**
+ * The network a device is in: the IPv4 /24 or the IPv6 /64. A network rather than the address, so a home router's
+ * new lease or a phone's rotating privacy address does not count as a new device.
+ */
+export function networkOf(ip: string | null): string {
+  if (!ip) return "unknown";
+  if (isIPv4(ip)) return `${ip.split(".").slice(0, 3).join(".")}.0/24`;
+  if (!isIPv6(ip)) return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return networkOf(mapped);
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = ip.includes("::") && tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/** Browser and OS families from the user agent (no versions: an update is not a new device). */
+export function deviceOf(userAgent: string | null): { browser: string; os: string } {
+  if (!userAgent) return { browser: "Unknown browser", os: "Unknown OS" };
+  const parsed = Bowser.parse(userAgent);
+  return {
+    browser: parsed.browser.name || "Unknown browser",
+    os: parsed.os.name || "Unknown OS",
+  };
+}
+
+export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditScope; clock: Clock }) {
+  return {
+    /**
+     * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
+     * a user with no device yet (signed up before the notice existed) only record it: their first device is not "new".
+     */
+    async signedIn(tx: Db, user: UserRecord, isNewUser: boolean): Promise<void> {
+      const { ip, userAgent } = deps.scope.current();
+      const device = deviceOf(userAgent);
+      const deviceHash = sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
+      const [known] = await tx
+        .select({
+          any: sql<number>`1`,
+          same: sql<boolean>`bool_or(${knownDevices.deviceHash} = ${deviceHash})`,
+        })
+        .from(knownDevices)
+        .where(eq(knownDevices.userId, user.id))
+        .groupBy(knownDevices.userId);
+      if (known?.same) return;
+      const now = deps.clock.now();
+      await tx
+        .insert(knownDevices)
+        .values({ userId: user.id, deviceHash, createdAt: now })
+        .onConflictDoNothing();
+      const to = user.primaryEmail?.value;
+      if (isNewUser || !known || !to) return;
+      const [project] = await tx
+        .select({ displayName: projects.displayName, config: projects.config })
+        .from(projects)
+        .where(eq(projects.id, user.projectId));
+      if (!project || project.config.new_device_notice_enabled === false) return;
+      const rendered = renderTemplate(
+        // The user's stored language, else the project's default, else English (as services/emails.ts picks).
+        newDeviceTemplate(storedLocale(user.clientMetadata) ?? project.config.default_language),
+        {
+          projectDisplayName: project.displayName,
+          userDisplayName: user.displayName ?? "",
+          time: now.toUTCString(),
+          browser: device.browser,
+          os: device.os,
+          ip: ip ?? "unknown",
+        },
+      );
+      await deps.outbox.enqueue(tx, {
+        projectId: user.projectId,
+        to,
+        templateType: NEW_DEVICE_TEMPLATE_TYPE,
+        ...rendered,
+      });
+    },
+  };
+}
+
+export type NewDeviceNotice = ReturnType<typeof createNewDeviceNotice>;
