@@ -7,7 +7,7 @@ import { invalidate, useQuery } from "../../data.ts";
 import { projectKey } from "../../project.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
-import { when } from "../users/bricks.tsx";
+import { When } from "../users/bricks.tsx";
 import type { TeamPartProps } from "./team-page.tsx";
 
 const keyOf = (props: TeamPartProps, part: string) => projectKey(props.project, "teams", props.team.id, part);
@@ -177,7 +177,13 @@ export function TeamSsoDomains(props: TeamPartProps) {
                     {d.verification_record.name} TXT "{d.verification_record.value}"
                   </td>
                   <td>
-                    {d.verified ? `verified ${when(new Date(d.verified_at_millis ?? 0))}` : "not verified"}
+                    {d.verified ? (
+                      <>
+                        verified <When date={new Date(d.verified_at_millis ?? 0)} />
+                      </>
+                    ) : (
+                      "not verified"
+                    )}
                   </td>
                   <td className="dash-actions">
                     {!d.verified && (
@@ -255,8 +261,16 @@ export function TeamScimTokens(props: TeamPartProps) {
               {tokens.map((token) => (
                 <tr key={token.id}>
                   <td>{token.description}</td>
-                  <td>{when(new Date(token.created_at_millis))}</td>
-                  <td>{token.last_used_at_millis ? when(new Date(token.last_used_at_millis)) : "never"}</td>
+                  <td>
+                    <When date={new Date(token.created_at_millis)} />
+                  </td>
+                  <td>
+                    {token.last_used_at_millis ? (
+                      <When date={new Date(token.last_used_at_millis)} />
+                    ) : (
+                      "never"
+                    )}
+                  </td>
                   <td>
                     <ConfirmButton
                       label={`Revoke the SCIM token ${token.description}`}
