@@ -1,8 +1,13 @@
 // Gatehouse as an OpenID Provider, in Chromium against the real server process: a client registered over the admin
 // API, openid-client (the relying party) builds the authorization address with PKCE, the browser signs in on the
 // demo app's handler pages and allows on the consent page; the relying party exchanges the code and reads userinfo.
-// A second authorization passes the consent page without a click (remembered). Screenshots: test-output/oidc-provider/.
+// A second authorization passes the consent page without a click (remembered). A second relying party of another
+// implementation (passport-openidconnect, passport-rp/server.mjs) signs in too. Screenshots: test-output/oidc-provider/.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer, type Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import { freePort } from "@gatehouse/server/testing/server-process";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
@@ -13,6 +18,7 @@ let setup: DemoSetup;
 let config: oidc.Configuration;
 let callback: string;
 let wiki: Server;
+let userId: string;
 /** Whoever waits for the next request to the wiki's callback. */
 let reached: (url: URL) => void = () => {};
 
@@ -22,7 +28,7 @@ beforeAll(async () => {
   await setup.call("PATCH", "/projects/current", setup.admin, {
     config: { domains: [{ domain: setup.demo.url, handler_path: "/handler" }] },
   });
-  await setup.call(
+  const user = await setup.call(
     "POST",
     "/users",
     setup.admin,
@@ -35,6 +41,7 @@ beforeAll(async () => {
     },
     201,
   );
+  userId = String(user.id);
   // The relying party's callback: a loopback server of the test's own that hands the address reached to the test.
   wiki = createServer((req, res) => {
     reached(new URL(req.url ?? "/", callback));
@@ -155,5 +162,55 @@ describe("signing in to an app through the project (OpenID Provider)", () => {
     expect(consentAsked.filter((asked) => asked !== "false")).toEqual([]);
     const again = await exchange(reachedAgain, second);
     expect(again.claims()?.sub).toBe(sub);
+  }, 90_000);
+});
+
+describe("a second relying party: passport-openidconnect in an Express app", () => {
+  let app: ChildProcess | undefined;
+  afterAll(() => {
+    app?.kill();
+  });
+
+  it("signs in through Chromium with a client_secret_post client and gets the user's profile", async () => {
+    const port = await freePort();
+    const rpBase = `http://127.0.0.1:${port}`;
+    const client = await setup.call(
+      "POST",
+      "/oidc-provider/clients",
+      setup.admin,
+      {
+        display_name: "Passport App",
+        type: "confidential",
+        redirect_uris: [`${rpBase}/callback`],
+        allowed_scopes: ["openid", "profile", "email"],
+        token_endpoint_auth_method: "client_secret_post",
+      },
+      201,
+    );
+    app = spawn(process.execPath, [fileURLToPath(new URL("./passport-rp/server.mjs", import.meta.url))], {
+      env: {
+        ...process.env,
+        ISSUER: `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`,
+        CLIENT_ID: String(client.client_id),
+        CLIENT_SECRET: String(client.client_secret),
+        PORT: String(port),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await once(app.stdout as NodeJS.ReadableStream, "data");
+
+    // A fresh browser: signs in on our page, then allows the new app.
+    const { page } = await setup.open();
+    await page.goto(`${rpBase}/login`);
+    await page.getByLabel("E-mail", { exact: true }).fill(USER.email);
+    await page.getByLabel("Password", { exact: true }).fill(USER.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("heading", { name: "Sign in to Passport App" }).waitFor();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(`${rpBase}/me`);
+    // passport-openidconnect builds its profile from the id_token: the subject is our user's id.
+    const me = JSON.parse((await page.textContent("body")) ?? "null") as { id: string };
+    await setup.screenshot(page, "passport-signed-in");
+    expect(me.id).toBe(userId);
   }, 90_000);
 });
