@@ -923,6 +923,11 @@ export const oidcClients = pgTable(
     allowedScopes: jsonb("allowed_scopes").$type<string[]>().notNull(),
     logoUrl: text("logo_url"),
     firstParty: boolean("first_party").notNull().default(false),
+    // How a confidential client authenticates at the token endpoint; public clients use none (PKCE only).
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method")
+      .$type<"client_secret_basic" | "client_secret_post">()
+      .notNull()
+      .default("client_secret_basic"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -87,6 +87,51 @@ describe("admin API for OAuth clients", () => {
   });
 });
 
+describe("token endpoint authentication per client", () => {
+  /** A relying party that sends the secret the way `auth` does. */
+  const rpWith = (client: { client_id: string; client_secret: string | null }, auth: oidc.ClientAuth) =>
+    oidc.discovery(new URL(p.issuer), client.client_id, client.client_secret ?? undefined, auth, {
+      execute: [oidc.allowInsecureRequests],
+    });
+
+  it("records client_secret_post for the client, and the token endpoint takes the secret in the body", async () => {
+    const created = await registerClient(suite, p, { token_endpoint_auth_method: "client_secret_post" });
+    const read = await api(suite, p, "GET", `${CLIENTS}/${created.client_id}`);
+    expect(read.body.token_endpoint_auth_method).toBe("client_secret_post");
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const secret = created.client_secret ?? "";
+    const post = await rpWith(created, oidc.ClientSecretPost(secret));
+    const tokens = await exchange(post, await signIn(suite, p, post, user));
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  // oidc-provider takes basic and post interchangeably for a secret-based client: the registered method is what the
+  // client is told to use (and what relying parties that only speak one, such as passport-openidconnect, get).
+  it("keeps client_secret_basic by default, switches by update, and reports none for public clients", async () => {
+    const created = await registerClient(suite, p);
+    const read = await api(suite, p, "GET", `${CLIENTS}/${created.client_id}`);
+    expect(read.body.token_endpoint_auth_method).toBe("client_secret_basic");
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const secret = created.client_secret ?? "";
+
+    const updated = await api(suite, p, "PATCH", `${CLIENTS}/${created.client_id}`, {
+      token_endpoint_auth_method: "client_secret_post",
+    });
+    expect(updated.body.token_endpoint_auth_method).toBe("client_secret_post");
+    const post = await rpWith(created, oidc.ClientSecretPost(secret));
+    const tokens = await exchange(post, await signIn(suite, p, post, user));
+    expect(tokens.access_token).toBeTruthy();
+
+    const bad = await api(suite, p, "PATCH", `${CLIENTS}/${created.client_id}`, {
+      token_endpoint_auth_method: "private_key_jwt",
+    });
+    expect(bad.status).toBe(400);
+    const publicClient = await registerClient(suite, p, { type: "public" });
+    const readPublic = await api(suite, p, "GET", `${CLIENTS}/${publicClient.client_id}`);
+    expect(readPublic.body.token_endpoint_auth_method).toBe("none");
+  });
+});
+
 describe("public and first-party clients", () => {
   it("lets a public client in only with PKCE", async () => {
     const created = await registerClient(suite, p, { type: "public", first_party: true });

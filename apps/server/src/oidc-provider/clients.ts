@@ -19,6 +19,7 @@ type ClientInput = {
   allowed_scopes: string[];
   logo_url: string | null;
   first_party: boolean;
+  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post";
 };
 type ClientChanges = Partial<Omit<ClientInput, "type">>;
 
@@ -32,6 +33,7 @@ export function toWire(row: OidcClientRow): OidcClient {
     allowed_scopes: row.allowedScopes,
     logo_url: row.logoUrl,
     first_party: row.firstParty,
+    token_endpoint_auth_method: row.clientType === "confidential" ? row.tokenEndpointAuthMethod : "none",
     created_at_millis: row.createdAt.getTime(),
   };
 }
@@ -47,7 +49,7 @@ export function toProviderMetadata(row: OidcClientRow): Record<string, unknown> 
     client_name: row.displayName,
     ...(row.logoUrl ? { logo_uri: row.logoUrl } : {}),
     ...(confidential && row.secretHash ? { client_secret: row.secretHash } : {}),
-    token_endpoint_auth_method: confidential ? "client_secret_basic" : "none",
+    token_endpoint_auth_method: confidential ? row.tokenEndpointAuthMethod : "none",
     redirect_uris: row.redirectUris,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     grant_types: row.allowedScopes.includes("offline_access")
@@ -108,6 +110,7 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
           allowedScopes: withOpenid(input.allowed_scopes),
           logoUrl: input.logo_url,
           firstParty: input.first_party,
+          tokenEndpointAuthMethod: input.token_endpoint_auth_method,
           createdAt: clock.now(),
         })
         .returning();
@@ -126,6 +129,7 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
           allowedScopes: changes.allowed_scopes ? withOpenid(changes.allowed_scopes) : undefined,
           logoUrl: changes.logo_url,
           firstParty: changes.first_party,
+          tokenEndpointAuthMethod: changes.token_endpoint_auth_method,
         })
         .where(and(eq(oidcClients.projectId, projectId), eq(oidcClients.clientId, clientId)))
         .returning();

@@ -27,6 +27,7 @@ export const oidcClientSchema = z
     allowed_scopes: z.array(z.string()),
     logo_url: z.string().nullable(),
     first_party: z.boolean(),
+    token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "none"]),
     created_at_millis: z.number(),
   })
   .meta({ id: "OidcClient" });
@@ -47,6 +48,10 @@ const clientFields = {
     .nullable()
     .default(null),
   first_party: z.boolean().default(false),
+  /** How a confidential client sends its secret to the token endpoint (public clients always use none). */
+  token_endpoint_auth_method: z
+    .enum(["client_secret_basic", "client_secret_post"])
+    .default("client_secret_basic"),
 };
 
 const createClientBody = z.strictObject({ ...clientFields, type: z.enum(["confidential", "public"]) });
@@ -61,6 +66,7 @@ const updateClientBody = z.strictObject({
     .nullable()
     .optional(),
   first_party: z.boolean().optional(),
+  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post"]).optional(),
 });
 
 const clientParams = z.strictObject({ client_id: z.string().min(1).max(100) });

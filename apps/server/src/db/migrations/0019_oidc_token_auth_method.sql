@@ -1,0 +1,1 @@
+ALTER TABLE "oidc_clients" ADD COLUMN "token_endpoint_auth_method" text DEFAULT 'client_secret_basic' NOT NULL;
