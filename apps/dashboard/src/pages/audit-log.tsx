@@ -6,7 +6,8 @@ import { useState } from "react";
 import { useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
 import type { ProjectScreenProps } from "../project.tsx";
-import { Part } from "./bricks.tsx";
+import { Part, TableScroll } from "./bricks.tsx";
+import { When } from "./users/bricks.tsx";
 
 type Filters = { type: string; actorId: string; targetId: string };
 
@@ -58,35 +59,39 @@ export function AuditEntries({ project, filters }: ProjectScreenProps & { filter
   if (entries.length === 0) return <Muted>No entries.</Muted>;
   return (
     <>
-      <table className="dash-table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Type</th>
-            <th>Actor</th>
-            <th>Target</th>
-            <th>IP</th>
-            <th>Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.id}>
-              <td>{new Date(entry.created_at_millis).toLocaleString()}</td>
-              <td>{entry.type}</td>
-              <td>
-                {entry.actor.type}
-                {entry.actor.id ? ` ${entry.actor.id}` : ""}
-              </td>
-              <td>{entry.target.id ?? ""}</td>
-              <td title={entry.user_agent ?? undefined}>{entry.ip ?? ""}</td>
-              <td>
-                <code>{JSON.stringify(entry.details)}</code>
-              </td>
+      <TableScroll label="Audit log entries">
+        <table className="dash-table">
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Type</th>
+              <th>Actor</th>
+              <th>Target</th>
+              <th>IP</th>
+              <th>Details</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  <When date={new Date(entry.created_at_millis)} />
+                </td>
+                <td>{entry.type}</td>
+                <td>
+                  {entry.actor.type}
+                  {entry.actor.id ? ` ${entry.actor.id}` : ""}
+                </td>
+                <td>{entry.target.id ?? ""}</td>
+                <td title={entry.user_agent ?? undefined}>{entry.ip ?? ""}</td>
+                <td>
+                  <code>{JSON.stringify(entry.details)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {cursor && !cursors.includes(cursor) && (
         <Button
           onClick={async () => {
