@@ -1283,5 +1283,5 @@ describe("GET /users", () => {
 
     await walk("", false);
     await walk("&order_by=last_active_at&desc=true", true);
-  });
+  }, 120_000); // 1,000 users made one by one, then walked twice: a correctness check, slow on a loaded 2-core machine.
 });
