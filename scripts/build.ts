@@ -22,8 +22,9 @@ export const RUNTIME_PACKAGES = ["@electric-sql/pglite", "@node-rs/argon2", "pg"
 const artifactResources: Plugin = {
   name: "artifact-resources",
   setup(b) {
+    // Only the server's own src/resources.ts: other modules of that name (sso/scim/resources.ts) stay themselves.
     b.onResolve({ filter: /\/resources\.ts$/ }, (args) =>
-      args.importer.startsWith(join(serverDir, "src"))
+      resolve(args.resolveDir, args.path) === join(serverDir, "src", "resources.ts")
         ? { path: join(serverDir, "src", "resources-artifact.ts") }
         : undefined,
     );
