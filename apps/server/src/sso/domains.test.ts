@@ -2,9 +2,9 @@
 // record Gatehouse names, and only then does the domain route sign-in by e-mail to its connection and may enforce
 // SSO (password sign-in, sign-up and e-mailed codes refused with SSO_REQUIRED). One team per domain: another team's
 // claim cannot verify, whatever it publishes.
-import DNS from "dns2";
 import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DnsTxtServer, startDnsTxtServer } from "../testing/dns-txt-server.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { pkcePair } from "../testing/oauth-client.ts";
 import { apiRequest, createTestServer, type ProjectKeys, type TestServer } from "../testing/test-server.ts";
@@ -13,9 +13,7 @@ const APP = "https://app.example.com";
 const DAY = 24 * 60 * 60 * 1000;
 const IDP_SSO_URL = "https://idp.corp-a.example/sso";
 
-/** TXT records the local DNS server answers, by name. */
-const records = new Map<string, string[]>();
-let dns: DNS.UDPServer;
+let dns: DnsTxtServer;
 let server: TestServer;
 let keys: ProjectKeys;
 let teamA: string;
@@ -34,30 +32,11 @@ const claim = async (teamId: string, domain: string) =>
 const verify = (teamId: string, domainId: string) =>
   request(`/api/v1/teams/${teamId}/sso-domains/${domainId}/verify`, { method: "POST", body: {} });
 const publish = (domain: Domain) =>
-  records.set(domain.verification_record.name, [
-    ...(records.get(domain.verification_record.name) ?? []),
-    domain.verification_record.value,
-  ]);
+  dns.publish(domain.verification_record.name, domain.verification_record.value);
 
 beforeAll(async () => {
-  dns = DNS.createUDPServer((request, send) => {
-    const response = DNS.Packet.createResponseFromRequest(request);
-    const [question] = request.questions;
-    for (const data of (question && records.get(question.name)) ?? []) {
-      // dns2 encodes plain answer objects (its README's form); its types ask for a class instance.
-      response.answers.push({
-        name: question?.name ?? "",
-        type: DNS.Packet.TYPE.TXT,
-        class: DNS.Packet.CLASS.IN,
-        ttl: 1,
-        data,
-      } as unknown as (typeof response.answers)[number]);
-    }
-    send(response);
-  });
-  await dns.listen(0, "127.0.0.1");
-  const { port } = dns.address();
-  server = await createTestServer({ ssoDnsServers: [`127.0.0.1:${port}`] });
+  dns = await startDnsTxtServer();
+  server = await createTestServer({ ssoDnsServers: [dns.address] });
   ({ keys } = await server.createProject(
     { displayName: "SSO domains", config: { domains: [{ domain: APP, handler_path: "/handler" }] } },
     { expiresAt: new Date(server.clock.now().getTime() + 365 * DAY) },
