@@ -150,7 +150,7 @@ export function createDeps(options: DepsOptions) {
     events,
     clock,
   });
-  const sessionsRepo = createSessionsRepo(db);
+  const sessionsRepo = createSessionsRepo(db, () => clock.now());
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const outbox = createEmailOutbox({ db, clock });
   const sessions = createSessionService({
@@ -412,9 +412,14 @@ export function createDeps(options: DepsOptions) {
       usersRepo,
       teamsRepo,
       signingKeys,
-      async sessionStartedAt(projectId, sessionId) {
+      box: createSecretBox(options.secret, "oidc-provider"),
+      allowPrivateUrls,
+      logger,
+      async sessionOf(projectId, sessionId) {
         const session = await sessions.find(projectId, sessionId);
-        return session ? Math.floor(session.createdAt.getTime() / 1000) : undefined;
+        return session
+          ? { startedAt: Math.floor(session.createdAt.getTime() / 1000), amr: session.amr }
+          : undefined;
       },
       async consentPageUrl(projectId, interactionId) {
         const domain = (await projectsRepo.find(projectId))?.config.domains[0];

@@ -123,6 +123,7 @@ async function main(): Promise<void> {
   deps.activity.start();
   deps.analytics.pruner.start();
   deps.audit.pruner.start();
+  deps.oidcProvider.backchannel.worker.start();
   logger.info(
     config.smtp
       ? "e-mail: delivering through SMTP"
@@ -168,6 +169,7 @@ async function main(): Promise<void> {
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
       await deps.audit.pruner.stop();
+      await deps.oidcProvider.backchannel.worker.stop();
       await deps.rateLimitStore.close();
       await database.close();
       await tracing?.shutdown();

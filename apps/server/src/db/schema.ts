@@ -487,6 +487,11 @@ export const sessions = pgTable(
      */
     impersonatedBy: text("impersonated_by").$type<ImpersonatorKind>(),
     impersonatorUserId: uuid("impersonator_user_id"),
+    /**
+     * [GO] How the user proved who they are when the session began, as RFC 8176 method references (pwd, otp, hwk,
+     * mfa; fed for OAuth and SSO): the OpenID Provider hands them to apps as the id_token's amr and acr.
+     */
+    amr: text("amr").array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -925,9 +930,19 @@ export const oidcClients = pgTable(
     firstParty: boolean("first_party").notNull().default(false),
     // How a confidential client authenticates at the token endpoint; public clients use none (PKCE only).
     tokenEndpointAuthMethod: text("token_endpoint_auth_method")
-      .$type<"client_secret_basic" | "client_secret_post">()
+      .$type<"client_secret_basic" | "client_secret_post" | "private_key_jwt">()
       .notNull()
       .default("client_secret_basic"),
+    /** [GO] private_key_jwt: the client's public keys, inline or at a URL (fetched through the public-address guard). */
+    jwks: jsonb("jwks").$type<{ keys: Record<string, unknown>[] }>(),
+    jwksUri: text("jwks_uri"),
+    /** [GO] ES256 (the project's keys) or RS256 (the project's OpenID Provider RSA key) for this client's id_tokens. */
+    idTokenSignedResponseAlg: text("id_token_signed_response_alg")
+      .$type<"ES256" | "RS256">()
+      .notNull()
+      .default("ES256"),
+    /** [GO] Where the client hears that a user's session ended (OpenID Connect Back-Channel Logout 1.0). */
+    backchannelLogoutUri: text("backchannel_logout_uri"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -951,6 +966,11 @@ export const oidcPayloads = pgTable(
     clientId: text("client_id"),
     grantId: text("grant_id"),
     uid: text("uid"),
+    /**
+     * [GO] The Gatehouse session an OP session was signed in from: signing out of it ends the OP session and tells
+     * the apps (back-channel logout). No foreign key: the link is read in the transaction that ends the session.
+     */
+    gatehouseSessionId: uuid("gatehouse_session_id"),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
   },
@@ -960,8 +980,20 @@ export const oidcPayloads = pgTable(
     index("oidc_payloads_uid_idx").on(t.projectId, t.uid),
     index("oidc_payloads_account_idx").on(t.projectId, t.accountId, t.clientId),
     index("oidc_payloads_expiry_idx").on(t.expiresAt),
+    index("oidc_payloads_gatehouse_session_idx").on(t.gatehouseSessionId),
   ],
 );
+
+/**
+ * [GO] The RS256 key of a project's OpenID Provider, for clients that cannot verify ES256 id_tokens. Sealed with the
+ * server secret like the ES256 keys; published in the provider's JWKS beside them.
+ */
+export const oidcRsaKeys = pgTable("oidc_rsa_keys", {
+  projectId: projectIdColumn().primaryKey(),
+  kid: text("kid").notNull(),
+  sealedPrivateJwk: text("sealed_private_jwk").notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * The audit log (issue 21): append-only, one row per security-relevant action, written in the transaction of the

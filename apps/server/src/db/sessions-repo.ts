@@ -1,6 +1,7 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
-import { and, desc, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, ne, or, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
+import { endOpSessions } from "./oidc-sessions.ts";
 import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
 import { isUuid } from "./users-repo.ts";
 
@@ -8,7 +9,8 @@ export type SessionRow = typeof sessions.$inferSelect;
 /** A new session with every column given. */
 export type NewSession = Required<typeof sessions.$inferInsert>;
 
-export function createSessionsRepo(db: Db) {
+/** `now` dates the back-channel logout notices of OP sessions that end with a session (the real clock if none). */
+export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
   return {
     /**
      * Inserts the session only while its user exists and is not restricted by an administrator (banned); false
@@ -98,8 +100,9 @@ export function createSessionsRepo(db: Db) {
       return row;
     },
 
-    /** Answers whether there was such a session. */
+    /** Answers whether there was such a session. [GO] The OP sessions signed in from it end with it. */
     async delete(tx: Db, id: string): Promise<boolean> {
+      await endOpSessions(tx, eq(oidcPayloads.gatehouseSessionId, id), now());
       const gone = await tx.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
       return gone.length > 0;
     },
@@ -112,7 +115,20 @@ export function createSessionsRepo(db: Db) {
       await tx
         .delete(sessions)
         .where(keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep)) : eq(sessions.userId, userId));
-      await tx.delete(oidcPayloads).where(eq(oidcPayloads.accountId, userId));
+      // With `keep`, the OP sessions of the kept session stay; every other one ends and its apps are told.
+      await endOpSessions(
+        tx,
+        and(
+          eq(oidcPayloads.accountId, userId),
+          keep
+            ? or(isNull(oidcPayloads.gatehouseSessionId), ne(oidcPayloads.gatehouseSessionId, keep))
+            : undefined,
+        ),
+        now(),
+      );
+      await tx
+        .delete(oidcPayloads)
+        .where(and(eq(oidcPayloads.accountId, userId), ne(oidcPayloads.model, "Session")));
     },
   };
 }

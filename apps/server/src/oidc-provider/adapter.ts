@@ -1,6 +1,10 @@
 // oidc-provider's storage adapter on our database: one row per record (session, interaction, code, token, grant)
 // in oidc_payloads, scoped to the project; clients come from oidc_clients. One adapter class per project.
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+/// <reference path="./oidc-provider.d.ts" />
+// Before oidc-provider loads: see the file.
+import "./runtime-notice.ts";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import Provider from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
@@ -52,6 +56,7 @@ export function createAdapterClass(db: Db, clock: Clock, projectId: string, find
         clientId: typeof payload.clientId === "string" ? payload.clientId : null,
         grantId: typeof payload.grantId === "string" ? payload.grantId : null,
         uid: typeof payload.uid === "string" ? payload.uid : null,
+        gatehouseSessionId: this.model === "Session" ? signedInFrom() : null,
         expiresAt,
         consumedAt: null,
       };
@@ -60,7 +65,14 @@ export function createAdapterClass(db: Db, clock: Clock, projectId: string, find
         .values(row)
         .onConflictDoUpdate({
           target: [oidcPayloads.projectId, oidcPayloads.model, oidcPayloads.id],
-          set: { ...row, projectId: undefined, model: undefined, id: undefined },
+          set: {
+            ...row,
+            projectId: undefined,
+            model: undefined,
+            id: undefined,
+            // Saves of the OP session outside a sign-in (a later authorization) keep its link.
+            gatehouseSessionId: sql`coalesce(excluded.gatehouse_session_id, ${oidcPayloads.gatehouseSessionId})`,
+          },
         });
     }
 
@@ -108,6 +120,16 @@ export function createAdapterClass(db: Db, clock: Clock, projectId: string, find
         .where(and(eq(oidcPayloads.projectId, projectId), eq(oidcPayloads.grantId, grantId)));
     }
   };
+}
+
+/**
+ * The Gatehouse session the request's sign-in came from: interactions.ts puts it in the login result, which
+ * oidc-provider keeps on the request's context (Provider.ctx) while it saves the OP session.
+ */
+function signedInFrom(): string | null {
+  const login = Provider.ctx?.oidc?.result?.login as { gatehouseSessionId?: unknown } | undefined;
+  const id = login?.gatehouseSessionId;
+  return typeof id === "string" && UUID.test(id) ? id : null;
 }
 
 function withConsumed(row: typeof oidcPayloads.$inferSelect): Payload {

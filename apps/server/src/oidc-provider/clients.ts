@@ -19,7 +19,11 @@ type ClientInput = {
   allowed_scopes: string[];
   logo_url: string | null;
   first_party: boolean;
-  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post";
+  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+  jwks: { keys: Record<string, unknown>[] } | null;
+  jwks_uri: string | null;
+  id_token_signed_response_alg: "ES256" | "RS256";
+  backchannel_logout_uri: string | null;
 };
 type ClientChanges = Partial<Omit<ClientInput, "type">>;
 
@@ -34,6 +38,10 @@ export function toWire(row: OidcClientRow): OidcClient {
     logo_url: row.logoUrl,
     first_party: row.firstParty,
     token_endpoint_auth_method: row.clientType === "confidential" ? row.tokenEndpointAuthMethod : "none",
+    jwks: row.jwks,
+    jwks_uri: row.jwksUri,
+    id_token_signed_response_alg: row.idTokenSignedResponseAlg,
+    backchannel_logout_uri: row.backchannelLogoutUri,
     created_at_millis: row.createdAt.getTime(),
   };
 }
@@ -41,6 +49,7 @@ export function toWire(row: OidcClientRow): OidcClient {
 /**
  * The client as oidc-provider sees it. `client_secret` carries the hash, never the secret: provider.ts makes the
  * provider compare hashes, and only secret-based methods that need no plain secret (basic, post) are allowed.
+ * private_key_jwt clients carry their public keys instead; oidc-provider checks their assertions.
  */
 export function toProviderMetadata(row: OidcClientRow): Record<string, unknown> {
   const confidential = row.clientType === "confidential";
@@ -48,8 +57,15 @@ export function toProviderMetadata(row: OidcClientRow): Record<string, unknown> 
     client_id: row.clientId,
     client_name: row.displayName,
     ...(row.logoUrl ? { logo_uri: row.logoUrl } : {}),
-    ...(confidential && row.secretHash ? { client_secret: row.secretHash } : {}),
+    ...(confidential && row.secretHash && row.tokenEndpointAuthMethod !== "private_key_jwt"
+      ? { client_secret: row.secretHash }
+      : {}),
     token_endpoint_auth_method: confidential ? row.tokenEndpointAuthMethod : "none",
+    ...(row.jwks ? { jwks: row.jwks } : {}),
+    ...(row.jwksUri ? { jwks_uri: row.jwksUri } : {}),
+    ...(row.backchannelLogoutUri
+      ? { backchannel_logout_uri: row.backchannelLogoutUri, backchannel_logout_session_required: true }
+      : {}),
     redirect_uris: row.redirectUris,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     grant_types: row.allowedScopes.includes("offline_access")
@@ -57,7 +73,7 @@ export function toProviderMetadata(row: OidcClientRow): Record<string, unknown> 
       : ["authorization_code"],
     response_types: ["code"],
     scope: row.allowedScopes.join(" "),
-    id_token_signed_response_alg: "ES256",
+    id_token_signed_response_alg: row.idTokenSignedResponseAlg,
     // Relying parties that check max_age or show "signed in at" need auth_time in every id_token.
     require_auth_time: true,
   };
@@ -96,7 +112,10 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
       projectId: string,
       input: ClientInput,
     ): Promise<{ row: OidcClientRow; secret: string | null }> {
-      const secret = input.type === "confidential" ? randomBytes(32).toString("base64url") : null;
+      checkKeys(input.type, input.token_endpoint_auth_method, input.jwks, input.jwks_uri);
+      const secretBased =
+        input.type === "confidential" && input.token_endpoint_auth_method !== "private_key_jwt";
+      const secret = secretBased ? randomBytes(32).toString("base64url") : null;
       const [row] = await db
         .insert(oidcClients)
         .values({
@@ -111,6 +130,10 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
           logoUrl: input.logo_url,
           firstParty: input.first_party,
           tokenEndpointAuthMethod: input.token_endpoint_auth_method,
+          jwks: input.jwks,
+          jwksUri: input.jwks_uri,
+          idTokenSignedResponseAlg: input.id_token_signed_response_alg,
+          backchannelLogoutUri: input.backchannel_logout_uri,
           createdAt: clock.now(),
         })
         .returning();
@@ -119,7 +142,19 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
     },
 
     async update(projectId: string, clientId: string, changes: ClientChanges): Promise<OidcClientRow> {
-      await get(projectId, clientId);
+      const before = await get(projectId, clientId);
+      const method = changes.token_endpoint_auth_method ?? before.tokenEndpointAuthMethod;
+      checkKeys(
+        before.clientType,
+        method,
+        changes.jwks === undefined ? before.jwks : changes.jwks,
+        changes.jwks_uri === undefined ? before.jwksUri : changes.jwks_uri,
+      );
+      // A secret is made only at creation: a keys-based client cannot switch to a secret it never had.
+      if (method !== "private_key_jwt" && before.clientType === "confidential" && !before.secretHash)
+        throw KnownErrors.SCHEMA_ERROR({
+          message: "This client has no secret: it must keep using private_key_jwt.",
+        });
       const [row] = await db
         .update(oidcClients)
         .set({
@@ -130,6 +165,10 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
           logoUrl: changes.logo_url,
           firstParty: changes.first_party,
           tokenEndpointAuthMethod: changes.token_endpoint_auth_method,
+          jwks: changes.jwks,
+          jwksUri: changes.jwks_uri,
+          idTokenSignedResponseAlg: changes.id_token_signed_response_alg,
+          backchannelLogoutUri: changes.backchannel_logout_uri,
         })
         .where(and(eq(oidcClients.projectId, projectId), eq(oidcClients.clientId, clientId)))
         .returning();
@@ -145,6 +184,23 @@ export function createOidcClients(deps: { db: Db; clock: Clock }) {
         .where(and(eq(oidcClients.projectId, projectId), eq(oidcClients.clientId, clientId)));
     },
   };
+}
+
+/** private_key_jwt needs exactly one of jwks and jwks_uri; keys mean nothing for other methods or public clients. */
+function checkKeys(
+  type: "confidential" | "public",
+  method: string,
+  jwks: unknown,
+  jwksUri: string | null | undefined,
+): void {
+  const keys = (jwks ? 1 : 0) + (jwksUri ? 1 : 0);
+  const wanted = type === "confidential" && method === "private_key_jwt";
+  if (wanted && keys !== 1)
+    throw KnownErrors.SCHEMA_ERROR({
+      message: "private_key_jwt needs either jwks or jwks_uri (one of them).",
+    });
+  if (!wanted && keys > 0)
+    throw KnownErrors.SCHEMA_ERROR({ message: "jwks and jwks_uri are only for private_key_jwt clients." });
 }
 
 /** Every client may ask for `openid`: without it, it is not an OpenID Connect client. */

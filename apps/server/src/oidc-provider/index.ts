@@ -1,16 +1,19 @@
 // Gatehouse as an OpenID Provider, built once in deps.ts: the OAuth clients, one oidc-provider per project (rebuilt
 // now and then so rotated signing keys are picked up), the consent step, and the Node handler the route mounts.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../logger.ts";
 import { endUserGrants } from "./adapter.ts";
+import { createBackchannelSender } from "./backchannel.ts";
 import { createOidcClients } from "./clients.ts";
-import { createOidcInteractions } from "./interactions.ts";
+import { createOidcInteractions, type SessionLookup } from "./interactions.ts";
 import { buildProvider, mountPathOf, type Provider, type ProviderDeps } from "./provider.ts";
 
 /** Keys are published an hour before they sign, so a provider rebuilt every ten minutes never signs with a stale one. */
 const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
 
 export type OidcProviderDeps = Omit<ProviderDeps, "clients"> & {
-  sessionStartedAt: (projectId: string, sessionId: string) => Promise<number | undefined>;
+  sessionOf: SessionLookup;
+  logger: Logger;
 };
 
 export function createOidcProvider(deps: OidcProviderDeps) {
@@ -35,7 +38,7 @@ export function createOidcProvider(deps: OidcProviderDeps) {
       clock: deps.clock,
       clients,
       providerFor,
-      sessionStartedAt: deps.sessionStartedAt,
+      sessionOf: deps.sessionOf,
     }),
     mountPathOf,
     /** The project's provider (the routes mount it; tests build interactions with it). */
@@ -54,6 +57,14 @@ export function createOidcProvider(deps: OidcProviderDeps) {
         provider.callback()(req, res);
       });
     },
+
+    /** Back-channel logout notices and the sweep of expired records (main starts its worker). */
+    backchannel: createBackchannelSender({
+      db: deps.db,
+      clock: deps.clock,
+      logger: deps.logger,
+      providerFor,
+    }),
 
     /** Ending a user's sessions or banning them ends what they hold at the OP (sessions, grants, tokens). */
     endUserGrants: (projectId: string, userId: string) => endUserGrants(deps.db, projectId, userId),

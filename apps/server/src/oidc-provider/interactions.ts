@@ -5,6 +5,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
+import { acrOf } from "../services/amr.ts";
 import { endUserGrants } from "./adapter.ts";
 import type { OidcClientRow, OidcClients } from "./clients.ts";
 import { type InteractionInstance, latestGrantId, type Provider } from "./provider.ts";
@@ -14,9 +15,17 @@ type Deps = {
   clock: Clock;
   clients: OidcClients;
   providerFor: (projectId: string) => Promise<Provider>;
-  /** When the user's Gatehouse session began (their real authentication time), in epoch seconds. */
-  sessionStartedAt: (projectId: string, sessionId: string) => Promise<number | undefined>;
+  sessionOf: SessionLookup;
 };
+
+/**
+ * When the user's Gatehouse session began (their real authentication time, epoch seconds) and how they proved who
+ * they are then (RFC 8176 method references).
+ */
+export type SessionLookup = (
+  projectId: string,
+  sessionId: string,
+) => Promise<{ startedAt: number; amr: string[] } | undefined>;
 
 /** The signed-in user as the handler page's request names them: the user and their Gatehouse session. */
 export type ConsentingUser = { id: string; sessionId: string };
@@ -51,13 +60,14 @@ export function createOidcInteractions(deps: Deps) {
    * `ts` becomes auth_time), so this check is ours.
    */
   async function authTime(projectId: string, user: ConsentingUser, interaction: InteractionInstance) {
-    const startedAt = (await deps.sessionStartedAt(projectId, user.sessionId)) ?? 0;
+    const session = await deps.sessionOf(projectId, user.sessionId);
+    const startedAt = session?.startedAt ?? 0;
     const prompts = String(interaction.params.prompt ?? "").split(" ");
     const maxAge = Number(interaction.params.max_age);
     const stale =
       (prompts.includes("login") && startedAt < interaction.iat) ||
       (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && startedAt + maxAge < epoch());
-    return { startedAt, stale };
+    return { startedAt, stale, amr: session?.amr ?? [] };
   }
 
   async function finish(interaction: InteractionInstance, result: Record<string, unknown>): Promise<string> {
@@ -89,7 +99,7 @@ export function createOidcInteractions(deps: Deps) {
     /** Logs the user in at the OP and grants the asked scopes (a first-party client's need no consent page). */
     async accept(projectId: string, user: ConsentingUser, interactionId: string): Promise<string> {
       const { provider, interaction, client } = await load(projectId, interactionId);
-      const { startedAt, stale } = await authTime(projectId, user, interaction);
+      const { startedAt, stale, amr } = await authTime(projectId, user, interaction);
       if (stale) throw KnownErrors.OIDC_FRESH_SIGN_IN_REQUIRED();
       const userId = user.id;
       let grant = await existingGrant(provider, projectId, userId, client.clientId);
@@ -99,7 +109,15 @@ export function createOidcInteractions(deps: Deps) {
       const grantId = await grant.save();
       return finish(interaction, {
         // A different user than the OP session's signs in: the OP session switches to them.
-        login: { accountId: userId, ts: startedAt, remember: true },
+        // amr and acr go into the id_token as the session recorded them (none for a session nobody signed in to).
+        login: {
+          accountId: userId,
+          ts: startedAt,
+          remember: true,
+          // Not oidc-provider's: the storage adapter links the OP session to this Gatehouse session (sign-out ends both).
+          gatehouseSessionId: user.sessionId,
+          ...(amr.length > 0 ? { amr, acr: acrOf(amr) } : {}),
+        },
         consent: { grantId },
       });
     },

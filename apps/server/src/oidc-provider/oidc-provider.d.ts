@@ -6,7 +6,7 @@ declare module "oidc-provider" {
     oidc: {
       client?: { clientId: string };
       session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
-      result?: { consent?: { grantId?: string } };
+      result?: { consent?: { grantId?: string }; login?: Record<string, unknown> };
       params?: Record<string, unknown>;
       provider: Provider;
     };
@@ -35,14 +35,29 @@ declare module "oidc-provider" {
     save(ttl: number): Promise<string>;
   };
 
+  /** What oidc-provider throws for a client that fails to authenticate (invalid_client). */
+  export const errors: { InvalidClientAuth: new (detail: string) => Error };
+
+  export type ClientInstance = {
+    clientId: string;
+    clientSecret?: string;
+    tokenEndpointAuthMethod?: string;
+    backchannelLogoutUri?: string;
+    compareClientSecret(actual: string): boolean | Promise<boolean>;
+    backchannelLogout(sub: string, sid: string | undefined): Promise<void>;
+  };
+
   export default class Provider {
+    /** The context of the request being handled (oidc-provider keeps it in AsyncLocalStorage). */
+    static readonly ctx: KoaContextWithOIDC | undefined;
     constructor(issuer: string, configuration: Record<string, unknown>);
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     listen(port: number, host: string, done: () => void): void;
     on(event: string, listener: (...args: unknown[]) => void): void;
     Client: {
-      prototype: { compareClientSecret(actual: string): boolean | Promise<boolean>; clientSecret?: string };
+      prototype: ClientInstance;
+      find(id: string): Promise<ClientInstance | undefined>;
     };
     Grant: {
       new (init: { accountId: string; clientId: string }): GrantInstance;

@@ -1,18 +1,25 @@
 // One oidc-provider instance per project (issuer `<base>/api/v1/projects/<id>/oidc`), configured for Gatehouse:
-// our storage adapter, the project's ES256 keys, our users as accounts, our handler pages for sign-in and consent.
+// our storage adapter, the project's ES256 keys (and an RS256 one), our users as accounts, our handler pages for
+// sign-in and consent.
 /// <reference path="./oidc-provider.d.ts" />
+// Before oidc-provider loads: see the file.
+import "./runtime-notice.ts";
 import { createHmac } from "node:crypto";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
-import Provider, { type InteractionInstance, type KoaContextWithOIDC } from "oidc-provider";
+import Provider, { errors, type InteractionInstance, type KoaContextWithOIDC } from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
 import type { UsersRepo } from "../db/users-repo.ts";
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from "../services/amr.ts";
 import type { SigningKeyService } from "../services/signing-keys.ts";
+import { isPublicUrl } from "../webhooks/addresses.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { type OidcClients, toProviderMetadata } from "./clients.ts";
+import { rsaPrivateJwk } from "./rsa-key.ts";
 
 export const OIDC_SCOPES = ["openid", "offline_access", "profile", "email", "team"];
 
@@ -26,6 +33,10 @@ export type ProviderDeps = {
   usersRepo: UsersRepo;
   teamsRepo: TeamsRepo;
   signingKeys: SigningKeyService;
+  /** Seals the project's RS256 key. */
+  box: SecretBox;
+  /** Whether the provider's own requests (a client's jwks_uri, back-channel logout) may reach private addresses. */
+  allowPrivateUrls: boolean;
   /** Where the project's handler pages are (sign-in, then consent): undefined when the project has no domain. */
   consentPageUrl: (projectId: string, interactionId: string) => Promise<string | undefined>;
 };
@@ -81,7 +92,11 @@ const ownTokenOnly = async (_ctx: unknown, client: { clientId: string }, token: 
 export async function buildProvider(deps: ProviderDeps, projectId: string): Promise<Provider> {
   const { db, clock } = deps;
   const issuer = `${deps.baseUrl.replace(/\/$/, "")}${mountPathOf(projectId)}`;
-  const keys = await deps.signingKeys.privateJwks(projectId);
+  // The ES256 key signing now comes first: oidc-provider signs with the first key of an algorithm.
+  const keys = [
+    ...(await deps.signingKeys.privateJwks(projectId)),
+    await rsaPrivateJwk(db, deps.box, clock, projectId),
+  ];
   // Cookie names carry the project so two projects' OP sessions on one host never read each other's cookies.
   const suffix = sha256Hex(projectId).slice(0, 12);
   const findClient = async (p: string, clientId: string) => {
@@ -99,7 +114,10 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
       names: { session: `_gh_op_${suffix}`, interaction: `_gh_op_i_${suffix}`, resume: `_gh_op_r_${suffix}` },
     },
     scopes: OIDC_SCOPES,
+    acrValues: [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR],
     claims: {
+      // How the user signed in (services/amr.ts); acr, sid and auth_time are oidc-provider's defaults.
+      amr: null,
       openid: ["sub"],
       profile: ["name", "picture"],
       email: ["email", "email_verified"],
@@ -132,11 +150,21 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
       // Our own plain pages: the package's defaults load web fonts from a third party.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: true },
+      // Apps with a backchannel_logout_uri hear when the user's session ends, here or at Gatehouse (backchannel.ts).
+      backchannelLogout: { enabled: true },
+    },
+    // Every request the provider makes itself (a client's jwks_uri, back-channel logout) goes to public addresses
+    // only, as webhooks do; oidc-provider's own special-use address check stays on unless private ones are allowed.
+    async fetch(url: URL | string, options: RequestInit & { dispatcher?: unknown }) {
+      if (!deps.allowPrivateUrls && !(await isPublicUrl(String(url))))
+        throw new Error("The address is not a public one.");
+      if (deps.allowPrivateUrls) delete options.dispatcher;
+      return globalThis.fetch(url, options);
     },
     enabledJWA: {
-      idTokenSigningAlgValues: ["ES256"],
-      userinfoSigningAlgValues: ["ES256"],
-      introspectionSigningAlgValues: ["ES256"],
+      idTokenSigningAlgValues: ["ES256", "RS256"],
+      userinfoSigningAlgValues: ["ES256", "RS256"],
+      introspectionSigningAlgValues: ["ES256", "RS256"],
       // Secrets are stored hashed, so client_secret_jwt (an HMAC keyed with the plain secret) cannot be offered.
       clientAuthSigningAlgValues: ["ES256", "RS256", "PS256", "EdDSA"],
     },
@@ -187,9 +215,16 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
   provider.proxy = deps.trustProxy;
   // The client's `client_secret` metadata is the SHA-256 of the secret (clients.ts): compare hashes, in constant time.
   provider.Client.prototype.compareClientSecret = function compare(
-    this: { clientSecret?: string },
+    this: { clientSecret?: string; tokenEndpointAuthMethod?: string },
     actual: string,
   ) {
+    // oidc-provider takes a secret in either place for a secret-based client; the registered method is the only one
+    // accepted (RFC 7591 §2), so a secret sent where the client said it would not be is refused as invalid_client.
+    const inBody = Provider.ctx?.oidc.params?.client_secret !== undefined;
+    if (inBody !== (this.tokenEndpointAuthMethod === "client_secret_post"))
+      throw new errors.InvalidClientAuth(
+        `the client must authenticate with ${this.tokenEndpointAuthMethod ?? "its registered method"}`,
+      );
     return this.clientSecret !== undefined && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
   return provider;

@@ -12,6 +12,7 @@ import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { NewDeviceNotice } from "../trust/new-device.ts";
 import type { ActivityRecorder } from "./activity.ts";
+import { amrOf } from "./amr.ts";
 import type { Project } from "./projects.ts";
 import type { SigningKeyService } from "./signing-keys.ts";
 import { audienceOf } from "./users.ts";
@@ -222,6 +223,8 @@ export function createSessionService(deps: {
         isImpersonation: impersonator !== undefined,
         impersonatedBy: impersonator?.kind ?? null,
         impersonatorUserId: impersonator?.userId ?? null,
+        // An impersonation is nobody's proof of who they are, whatever method is named.
+        amr: impersonator || options.signIn?.byCaller ? [] : amrOf(options.signIn?.method),
         createdAt: now,
         lastUsedAt: now,
         expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),

@@ -17,6 +17,23 @@ const redirectUriSchema = z
   .max(2048)
   .refine((value) => !value.includes("#"), "must not contain a fragment");
 
+const webUriSchema = z.url({ protocol: /^https?$/ }).max(2048);
+const tokenAuthMethodSchema = z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt"]);
+/** Public keys only: a private key member (d, p, q, …, k) is refused so a client cannot leak its own key here. */
+const jwksSchema = z.object({
+  keys: z
+    .array(
+      z
+        .record(z.string(), z.unknown())
+        .refine(
+          (key) => !["d", "p", "q", "dp", "dq", "qi", "k"].some((m) => m in key),
+          "must be a public key",
+        ),
+    )
+    .min(1)
+    .max(10),
+});
+
 export const oidcClientSchema = z
   .object({
     client_id: z.string(),
@@ -27,7 +44,17 @@ export const oidcClientSchema = z
     allowed_scopes: z.array(z.string()),
     logo_url: z.string().nullable(),
     first_party: z.boolean(),
-    token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "none"]),
+    token_endpoint_auth_method: z.enum([
+      "client_secret_basic",
+      "client_secret_post",
+      "private_key_jwt",
+      "none",
+    ]),
+    /** private_key_jwt: the client's public keys, inline or where to fetch them (one of the two). */
+    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).nullable(),
+    jwks_uri: z.string().nullable(),
+    id_token_signed_response_alg: z.enum(["ES256", "RS256"]),
+    backchannel_logout_uri: z.string().nullable(),
     created_at_millis: z.number(),
   })
   .meta({ id: "OidcClient" });
@@ -48,10 +75,18 @@ const clientFields = {
     .nullable()
     .default(null),
   first_party: z.boolean().default(false),
-  /** How a confidential client sends its secret to the token endpoint (public clients always use none). */
-  token_endpoint_auth_method: z
-    .enum(["client_secret_basic", "client_secret_post"])
-    .default("client_secret_basic"),
+  /**
+   * How a confidential client authenticates at the token endpoint (public clients always use none): its secret in
+   * the Authorization header or the body, or a JWT signed with its own key (private_key_jwt, needs jwks or jwks_uri;
+   * such a client gets no secret). Only the registered method is accepted.
+   */
+  token_endpoint_auth_method: tokenAuthMethodSchema.default("client_secret_basic"),
+  jwks: jwksSchema.nullable().default(null),
+  jwks_uri: webUriSchema.nullable().default(null),
+  /** RS256 for relying parties that cannot verify ES256 id_tokens. */
+  id_token_signed_response_alg: z.enum(["ES256", "RS256"]).default("ES256"),
+  /** Called with a logout_token when the user's session ends (OpenID Connect Back-Channel Logout 1.0). */
+  backchannel_logout_uri: webUriSchema.nullable().default(null),
 };
 
 const createClientBody = z.strictObject({ ...clientFields, type: z.enum(["confidential", "public"]) });
@@ -66,7 +101,11 @@ const updateClientBody = z.strictObject({
     .nullable()
     .optional(),
   first_party: z.boolean().optional(),
-  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post"]).optional(),
+  token_endpoint_auth_method: tokenAuthMethodSchema.optional(),
+  jwks: jwksSchema.nullable().optional(),
+  jwks_uri: webUriSchema.nullable().optional(),
+  id_token_signed_response_alg: z.enum(["ES256", "RS256"]).optional(),
+  backchannel_logout_uri: webUriSchema.nullable().optional(),
 });
 
 const clientParams = z.strictObject({ client_id: z.string().min(1).max(100) });
