@@ -67,7 +67,8 @@ beforeAll(async () => {
     new URL(issuer),
     String(client.client_id),
     String(client.client_secret),
-    undefined,
+    // Registered with the default client_secret_basic, the only method the token endpoint then takes.
+    oidc.ClientSecretBasic(String(client.client_secret)),
     {
       execute: [oidc.allowInsecureRequests],
     },

@@ -105,14 +105,18 @@ describe("token endpoint authentication per client", () => {
     expect(tokens.access_token).toBeTruthy();
   });
 
-  // oidc-provider takes basic and post interchangeably for a secret-based client: the registered method is what the
-  // client is told to use (and what relying parties that only speak one, such as passport-openidconnect, get).
+  // oidc-provider alone takes basic and post interchangeably for a secret-based client; provider.ts accepts only
+  // the registered one (RFC 7591 §2), so a secret sent the other way is invalid_client.
   it("keeps client_secret_basic by default, switches by update, and reports none for public clients", async () => {
     const created = await registerClient(suite, p);
     const read = await api(suite, p, "GET", `${CLIENTS}/${created.client_id}`);
     expect(read.body.token_endpoint_auth_method).toBe("client_secret_basic");
     const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
     const secret = created.client_secret ?? "";
+    const basic = await rpWith(created, oidc.ClientSecretBasic(secret));
+    expect((await oidc.tokenIntrospection(basic, "x")).active).toBe(false);
+    const postBefore = await rpWith(created, oidc.ClientSecretPost(secret));
+    await expect(oidc.tokenIntrospection(postBefore, "x")).rejects.toMatchObject({ error: "invalid_client" });
 
     const updated = await api(suite, p, "PATCH", `${CLIENTS}/${created.client_id}`, {
       token_endpoint_auth_method: "client_secret_post",
@@ -121,6 +125,7 @@ describe("token endpoint authentication per client", () => {
     const post = await rpWith(created, oidc.ClientSecretPost(secret));
     const tokens = await exchange(post, await signIn(suite, p, post, user));
     expect(tokens.access_token).toBeTruthy();
+    await expect(oidc.tokenIntrospection(basic, "x")).rejects.toMatchObject({ error: "invalid_client" });
 
     const bad = await api(suite, p, "PATCH", `${CLIENTS}/${created.client_id}`, {
       token_endpoint_auth_method: "private_key_jwt",

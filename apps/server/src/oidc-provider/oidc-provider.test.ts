@@ -43,19 +43,21 @@ describe("OpenID Provider with openid-client", () => {
     user = await server.signIn(p.keys.projectId, { email });
   });
 
-  it("publishes discovery and the project's ES256 keys", async () => {
+  it("publishes discovery, the project's ES256 keys and its OpenID Provider RS256 key", async () => {
     const metadata = config.serverMetadata();
     expect(metadata.issuer).toBe(p.issuer);
     expect(metadata.code_challenge_methods_supported).toContain("S256");
-    expect(metadata.id_token_signing_alg_values_supported).toEqual(["ES256"]);
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(["ES256", "RS256"]);
     const jwks = (await (await fetch(String(metadata.jwks_uri))).json()) as {
-      keys: Array<{ kid: string; d?: string }>;
+      keys: Array<{ kid: string; kty: string; d?: string }>;
     };
     const published = await server.deps.signingKeys.jwks(p.keys.projectId, {
       restricted: false,
       anonymous: false,
     });
-    expect(jwks.keys.map((k) => k.kid).sort()).toEqual(published.map((k) => k.kid).sort());
+    const ec = jwks.keys.filter((k) => k.kty === "EC");
+    expect(ec.map((k) => k.kid).sort()).toEqual(published.map((k) => k.kid).sort());
+    expect(jwks.keys.filter((k) => k.kty === "RSA")).toHaveLength(1);
     expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
   });
 

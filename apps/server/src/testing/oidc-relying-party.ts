@@ -21,10 +21,12 @@ export const CALLBACK = "https://rp.example.com/callback";
 export type OpSuite = { server: TestServer; base: string };
 
 /** A test server whose app listens on a loopback port (oidc-provider answers on Node's request and response). */
-export async function startOpSuite(): Promise<OpSuite & { close: () => Promise<void> }> {
+export async function startOpSuite(
+  options: { webhookAllowPrivateUrls?: boolean } = {},
+): Promise<OpSuite & { close: () => Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = await createTestServer({ baseUrl: base });
+  const server = await createTestServer({ ...options, baseUrl: base });
   const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => http.once("listening", () => resolve()));
   return {
@@ -82,8 +84,10 @@ export async function registerClient(s: OpSuite, p: Project, extra: Record<strin
   return created.body as { client_id: string; client_secret: string | null };
 }
 
+/** openid-client for a client registered with the defaults: its secret in the Authorization header (basic). */
 export async function rp(p: Project, client: { client_id: string; client_secret: string | null }) {
-  return oidc.discovery(new URL(p.issuer), client.client_id, client.client_secret ?? undefined, undefined, {
+  const auth = client.client_secret ? oidc.ClientSecretBasic(client.client_secret) : undefined;
+  return oidc.discovery(new URL(p.issuer), client.client_id, client.client_secret ?? undefined, auth, {
     execute: [oidc.allowInsecureRequests],
   });
 }
