@@ -335,4 +335,8 @@ export const ar: LocaleTable = {
   "oidcConsent.continuing": "جارٍ المتابعة إلى {app}…",
   "oidcConsent.missing": "لا يحتوي هذا الرابط على طلب تسجيل دخول. ابدأ تسجيل الدخول من التطبيق مرة أخرى.",
   "oidcConsent.invalid": "انتهت صلاحية طلب تسجيل الدخول هذا. ابدأ تسجيل الدخول من التطبيق مرة أخرى.",
+  "oidcConsent.apps.title": "التطبيقات المتصلة",
+  "oidcConsent.apps.none": "لم تسمح لأي تطبيق بتسجيل دخولك.",
+  "oidcConsent.apps.revoke": "إزالة الوصول",
+  "oidcConsent.apps.revokeQuestion": "هل تريد إزالة وصول {app}؟ سيتعين عليه أن يطلب إذنك مرة أخرى.",
 };

@@ -362,4 +362,8 @@ export const de: LocaleTable = {
   "oidcConsent.continuing": "Weiter zu {app} …",
   "oidcConsent.missing": "Dieser Link enthält keine Anmeldeanfrage. Starte die Anmeldung erneut in der App.",
   "oidcConsent.invalid": "Diese Anmeldeanfrage ist abgelaufen. Starte die Anmeldung erneut in der App.",
+  "oidcConsent.apps.title": "Verbundene Apps",
+  "oidcConsent.apps.none": "Du hast noch keiner App erlaubt, dich anzumelden.",
+  "oidcConsent.apps.revoke": "Zugriff entfernen",
+  "oidcConsent.apps.revokeQuestion": "Zugriff für {app} entfernen? Die App muss dich dann erneut fragen.",
 };

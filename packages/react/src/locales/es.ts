@@ -355,4 +355,8 @@ export const es: LocaleTable = {
     "Este enlace no contiene ninguna solicitud de inicio de sesión. Vuelve a iniciar sesión desde la aplicación.",
   "oidcConsent.invalid":
     "Esta solicitud de inicio de sesión ha caducado. Vuelve a iniciar sesión desde la aplicación.",
+  "oidcConsent.apps.title": "Aplicaciones conectadas",
+  "oidcConsent.apps.none": "No has permitido que ninguna aplicación inicie tu sesión.",
+  "oidcConsent.apps.revoke": "Quitar acceso",
+  "oidcConsent.apps.revokeQuestion": "¿Quitar el acceso de {app}? Tendrá que pedírtelo de nuevo.",
 };

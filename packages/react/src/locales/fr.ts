@@ -360,4 +360,8 @@ export const fr: LocaleTable = {
     "Ce lien ne contient aucune demande de connexion. Recommencez la connexion depuis l’application.",
   "oidcConsent.invalid":
     "Cette demande de connexion a expiré. Recommencez la connexion depuis l’application.",
+  "oidcConsent.apps.title": "Applications connectées",
+  "oidcConsent.apps.none": "Vous n’avez autorisé aucune application à vous connecter.",
+  "oidcConsent.apps.revoke": "Retirer l’accès",
+  "oidcConsent.apps.revokeQuestion": "Retirer l’accès de {app} ? Elle devra vous le redemander.",
 };

@@ -349,4 +349,8 @@ export const it: LocaleTable = {
   "oidcConsent.missing":
     "Questo link non contiene alcuna richiesta di accesso. Ricomincia l’accesso dall’app.",
   "oidcConsent.invalid": "Questa richiesta di accesso è scaduta. Ricomincia l’accesso dall’app.",
+  "oidcConsent.apps.title": "App collegate",
+  "oidcConsent.apps.none": "Non hai consentito a nessuna app di farti accedere.",
+  "oidcConsent.apps.revoke": "Rimuovi accesso",
+  "oidcConsent.apps.revokeQuestion": "Rimuovere l’accesso di {app}? Dovrà chiedertelo di nuovo.",
 };

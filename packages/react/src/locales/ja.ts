@@ -354,4 +354,8 @@ export const ja: LocaleTable = {
   "oidcConsent.missing":
     "このリンクにはサインイン要求がありません。アプリからもう一度サインインしてください。",
   "oidcConsent.invalid": "このサインイン要求は期限切れです。アプリからもう一度サインインしてください。",
+  "oidcConsent.apps.title": "連携中のアプリ",
+  "oidcConsent.apps.none": "サインインを許可したアプリはありません。",
+  "oidcConsent.apps.revoke": "アクセスを削除",
+  "oidcConsent.apps.revokeQuestion": "{app} のアクセスを削除しますか？ もう一度許可を求められます。",
 };

@@ -334,4 +334,8 @@ export const ko: LocaleTable = {
   "oidcConsent.continuing": "{app}(으)로 이동 중…",
   "oidcConsent.missing": "이 링크에는 로그인 요청이 없습니다. 앱에서 다시 로그인하세요.",
   "oidcConsent.invalid": "이 로그인 요청이 만료되었습니다. 앱에서 다시 로그인하세요.",
+  "oidcConsent.apps.title": "연결된 앱",
+  "oidcConsent.apps.none": "로그인을 허용한 앱이 없습니다.",
+  "oidcConsent.apps.revoke": "액세스 제거",
+  "oidcConsent.apps.revokeQuestion": "{app}의 액세스를 제거할까요? 다시 허락을 요청하게 됩니다.",
 };

@@ -345,4 +345,8 @@ export const nl: LocaleTable = {
   "oidcConsent.continuing": "Door naar {app}…",
   "oidcConsent.missing": "Deze link bevat geen inlogverzoek. Begin opnieuw met inloggen vanuit de app.",
   "oidcConsent.invalid": "Dit inlogverzoek is verlopen. Begin opnieuw met inloggen vanuit de app.",
+  "oidcConsent.apps.title": "Gekoppelde apps",
+  "oidcConsent.apps.none": "Je hebt nog geen app toegestaan je aan te melden.",
+  "oidcConsent.apps.revoke": "Toegang intrekken",
+  "oidcConsent.apps.revokeQuestion": "Toegang voor {app} intrekken? De app moet het je dan opnieuw vragen.",
 };

@@ -346,4 +346,8 @@ export const pl: LocaleTable = {
   "oidcConsent.continuing": "Przechodzenie do {app}…",
   "oidcConsent.missing": "Ten link nie zawiera żądania logowania. Zacznij logowanie ponownie w aplikacji.",
   "oidcConsent.invalid": "To żądanie logowania wygasło. Zacznij logowanie ponownie w aplikacji.",
+  "oidcConsent.apps.title": "Połączone aplikacje",
+  "oidcConsent.apps.none": "Nie ma jeszcze aplikacji, którym pozwolono Cię zalogować.",
+  "oidcConsent.apps.revoke": "Usuń dostęp",
+  "oidcConsent.apps.revokeQuestion": "Usunąć dostęp dla {app}? Aplikacja będzie musiała poprosić ponownie.",
 };

@@ -343,4 +343,8 @@ export const ptBR: LocaleTable = {
   "oidcConsent.continuing": "Continuando para {app}…",
   "oidcConsent.missing": "Este link não contém uma solicitação de login. Comece o login novamente pelo app.",
   "oidcConsent.invalid": "Esta solicitação de login expirou. Comece o login novamente pelo app.",
+  "oidcConsent.apps.title": "Apps conectados",
+  "oidcConsent.apps.none": "Você não permitiu que nenhum app faça seu login.",
+  "oidcConsent.apps.revoke": "Remover acesso",
+  "oidcConsent.apps.revokeQuestion": "Remover o acesso de {app}? Ele terá que pedir de novo.",
 };

@@ -325,4 +325,8 @@ export const zhHans: LocaleTable = {
   "oidcConsent.continuing": "正在前往 {app}…",
   "oidcConsent.missing": "此链接没有登录请求。请从应用重新开始登录。",
   "oidcConsent.invalid": "此登录请求已过期。请从应用重新开始登录。",
+  "oidcConsent.apps.title": "已连接的应用",
+  "oidcConsent.apps.none": "你尚未允许任何应用让你登录。",
+  "oidcConsent.apps.revoke": "移除访问权限",
+  "oidcConsent.apps.revokeQuestion": "要移除 {app} 的访问权限吗？它需要再次征得你的同意。",
 };

@@ -326,4 +326,8 @@ export const zhHant: LocaleTable = {
   "oidcConsent.continuing": "正在前往 {app}…",
   "oidcConsent.missing": "此連結沒有登入要求。請從應用程式重新開始登入。",
   "oidcConsent.invalid": "此登入要求已過期。請從應用程式重新開始登入。",
+  "oidcConsent.apps.title": "已連結的應用程式",
+  "oidcConsent.apps.none": "你尚未允許任何應用程式讓你登入。",
+  "oidcConsent.apps.revoke": "移除存取權",
+  "oidcConsent.apps.revokeQuestion": "要移除 {app} 的存取權嗎？它需要再次徵得你的同意。",
 };

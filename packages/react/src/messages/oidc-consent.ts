@@ -12,4 +12,9 @@ export const oidcConsent = {
   "oidcConsent.continuing": "Continuing to {app}…",
   "oidcConsent.missing": "This link has no sign-in request. Start signing in from the app again.",
   "oidcConsent.invalid": "This sign-in request has expired. Start signing in from the app again.",
+  // The account settings section of the apps the user let sign them in.
+  "oidcConsent.apps.title": "Connected apps",
+  "oidcConsent.apps.none": "You have not let any app sign you in.",
+  "oidcConsent.apps.revoke": "Remove access",
+  "oidcConsent.apps.revokeQuestion": "Remove access for {app}? It will have to ask you again.",
 } as const;

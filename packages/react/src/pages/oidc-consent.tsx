@@ -5,18 +5,12 @@ import type { OidcConsentRequest } from "@gatehouse/sdk";
 import { useEffect, useRef, useState } from "react";
 import { useUser } from "../hooks.ts";
 import { useTranslation } from "../i18n.ts";
-import type { MessageKey } from "../messages/en.ts";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Button, Muted, PageCard, Spinner } from "../ui/primitives.tsx";
 import { useAction } from "../ui/use-action.ts";
+import { OIDC_SCOPE_TEXTS } from "./oidc-scopes.ts";
 
-const SCOPE_TEXTS: Record<string, MessageKey> = {
-  openid: "oidcConsent.scope.openid",
-  profile: "oidcConsent.scope.profile",
-  email: "oidcConsent.scope.email",
-  offline_access: "oidcConsent.scope.offline_access",
-  team: "oidcConsent.scope.team",
-};
+const SCOPE_TEXTS = OIDC_SCOPE_TEXTS;
 const ERROR_TEXTS = { OIDC_INTERACTION_NOT_FOUND: "oidcConsent.invalid" } as const;
 
 export function OidcConsent() {

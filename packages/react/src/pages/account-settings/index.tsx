@@ -1,12 +1,14 @@
 // The account settings page: a signed-in user's profile, e-mails, linked accounts, password, passkey, second factor,
-// sessions, teams, API keys (own and teams'), notifications and account deletion, each as the project's settings allow,
-// one at a time through SettingsNavigation, with a way back to the app. Signed-out visitors go to sign-in.
+// sessions, connected apps, teams, API keys (own and teams'), notifications and account deletion, each as the
+// project's settings allow, one at a time through SettingsNavigation, with a way back to the app. Signed-out
+// visitors go to sign-in.
 import { type ReactNode, Suspense, useState } from "react";
 import { useProject, useUser } from "../../hooks.ts";
 import { type MessageKey, useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { FullPageContext, Link, Muted, PageCard, Spinner } from "../../ui/primitives.tsx";
 import { ApiKeysSection, TeamApiKeysSection } from "./api-keys-section.tsx";
+import { ConnectedAppsSection } from "./connected-apps-section.tsx";
 import { DeleteSection } from "./delete-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { LanguageSection } from "./language-section.tsx";
@@ -75,6 +77,11 @@ function SettingsPage() {
       : []),
     { anchor: "mfa", title: "account.mfa.title", element: <MfaSection user={user} /> },
     { anchor: "sessions", title: "account.sessions.title", element: <SessionsSection user={user} /> },
+    {
+      anchor: "connected-apps",
+      title: "oidcConsent.apps.title",
+      element: <ConnectedAppsSection userId={user.id} />,
+    },
     { anchor: "teams", title: "account.teams.title", element: <TeamsSection user={user} /> },
     ...(config.allowUserApiKeys
       ? [

@@ -33,6 +33,7 @@ const ANCHORS: Record<string, string> = {
   Passkey: "passkey",
   "Two-factor authentication": "mfa",
   "Active sessions": "sessions",
+  "Connected apps": "connected-apps",
   Teams: "teams",
   "API keys": "api-keys",
   "Team API keys": "team-api-keys",
