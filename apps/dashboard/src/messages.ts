@@ -8,6 +8,7 @@ import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
+import { OAUTH_CLIENTS_ROWS } from "./texts/oauth-clients.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
@@ -33,6 +34,7 @@ const SCREEN_ROWS = {
   ...USER_ACCESS_ROWS,
   ...USER_PICKER_ROWS,
   ...TEAM_MEMBERS_ROWS,
+  ...OAUTH_CLIENTS_ROWS,
 };
 
 const FRAME_EN = {

@@ -28,6 +28,12 @@ export type OidcClientCreateOptions = {
   allowed_scopes?: string[];
   logo_url?: string | null;
   first_party?: boolean;
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+  /** private_key_jwt: the client's public keys, or where to fetch them. */
+  jwks?: { keys: Record<string, unknown>[] } | null;
+  jwks_uri?: string | null;
+  id_token_signed_response_alg?: "ES256" | "RS256";
+  backchannel_logout_uri?: string | null;
 };
 
 export type AdminAppOptions = Omit<ServerAppOptions, "secretServerKey"> & {

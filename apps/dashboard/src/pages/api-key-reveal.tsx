@@ -1,5 +1,6 @@
 // A new key set, shown once (keys are stored as hashes, so nobody can show them again): each key with its Copy
 // button, and the same keys as a ready-to-paste `.env` block in the variables Stack Auth's SDKs (and ours) read.
+// [GO] Also a new OAuth app's id and secret (`texts` and no `.env` block: an app's settings are not Stack's).
 import { Alert, Button } from "@gatehouse/react/ui";
 import { useDashboardTranslation } from "../messages.ts";
 import type { ProjectScreenProps } from "../project.tsx";
@@ -8,6 +9,8 @@ import { CopyButton } from "./copy.tsx";
 
 export type RevealedKey = { label: string; value: string; env: string };
 export type Revealed = { description: string; keys: RevealedKey[] };
+/** What the panel says when it shows something other than API keys, which has no `.env` block then. */
+export type RevealTexts = { title: string; notice: string; done: string };
 
 /** The `.env` lines for a project's new keys, in the order Stack Auth's dashboard shows them, then the API URL. */
 export function envBlock(projectId: string, keys: RevealedKey[], apiUrl: string): string {
@@ -21,35 +24,38 @@ export function envBlock(projectId: string, keys: RevealedKey[], apiUrl: string)
 export function Reveal({
   project,
   revealed,
+  texts,
   onDone,
-}: ProjectScreenProps & { revealed: Revealed; onDone: () => void }) {
+}: ProjectScreenProps & { revealed: Revealed; texts?: RevealTexts; onDone: () => void }) {
   const t = useDashboardTranslation();
   const env = envBlock(project.id, revealed.keys, serverUrl());
   return (
     <section className="dash-panel" aria-labelledby="new-api-keys">
-      <h2 id="new-api-keys">{t("keys.newKeys", { description: revealed.description })}</h2>
-      <Alert kind="info">{t("keys.copyNow")}</Alert>
+      <h2 id="new-api-keys">{texts?.title ?? t("keys.newKeys", { description: revealed.description })}</h2>
+      {texts?.notice !== "" && <Alert kind="info">{texts?.notice ?? t("keys.copyNow")}</Alert>}
       <dl className="dash-reveal">
-        <CopyRow label={t("overview.projectId")} value={project.id} />
+        {!texts && <CopyRow label={t("overview.projectId")} value={project.id} />}
         {revealed.keys.map((key) => (
           <CopyRow key={key.label} label={key.label} value={key.value} />
         ))}
       </dl>
-      <div className="dash-env">
-        <h3>{t("keys.env")}</h3>
-        <pre className="dash-code-block">{env}</pre>
-        <div className="dash-actions">
-          <CopyButton value={env} what={t("keys.envBlock")} />
+      {!texts && (
+        <div className="dash-env">
+          <h3>{t("keys.env")}</h3>
+          <pre className="dash-code-block">{env}</pre>
+          <div className="dash-actions">
+            <CopyButton value={env} what={t("keys.envBlock")} />
+          </div>
         </div>
-      </div>
+      )}
       <Button variant="primary" onClick={onDone}>
-        {t("keys.done")}
+        {texts?.done ?? t("keys.done")}
       </Button>
     </section>
   );
 }
 
-function CopyRow({ label, value }: { label: string; value: string }) {
+export function CopyRow({ label, value }: { label: string; value: string }) {
   return (
     <div className="dash-reveal-row">
       <dt>{label}</dt>

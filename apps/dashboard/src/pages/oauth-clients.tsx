@@ -1,52 +1,69 @@
 // [GO] Apps that sign users in with this project as their OpenID Provider: register a client (confidential or public,
-// exact redirect URIs, scopes, logo, first-party), whose secret is shown once (only its hash is kept); the provider's
-// issuer and discovery URL to paste into the app; the list of clients with deletion.
+// exact redirect URIs, scopes, logo, first-party, RS256 id_tokens, a back-channel logout URI), whose secret is shown
+// once (only its hash is kept); the provider's issuer and discovery URL to paste into the app; the list of clients
+// with deletion.
 import type { OidcClient } from "@gatehouse/contract";
 import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
+import { type DashboardKey, useDashboardTranslation } from "../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../project.tsx";
 import { serverUrl } from "../stack.ts";
+import { CopyRow, Reveal } from "./api-key-reveal.tsx";
 import { ConfirmButton, Part, TableHead, TableScroll } from "./bricks.tsx";
-import { CopyButton } from "./copy.tsx";
 import { useFormAction } from "./form.ts";
 
-const SCOPES = [
-  { id: "profile", label: "profile (name, picture)" },
-  { id: "email", label: "email" },
-  { id: "offline_access", label: "offline_access (refresh tokens)" },
-  { id: "team", label: "team (team ids)" },
+const SCOPES: { id: string; label: DashboardKey }[] = [
+  { id: "profile", label: "oauth.scope.profile" },
+  { id: "email", label: "oauth.scope.email" },
+  { id: "offline_access", label: "oauth.scope.offline_access" },
+  { id: "team", label: "oauth.scope.team" },
 ];
 
 const clientsKey = (project: { id: string }) => projectKey(project, "oidc-clients");
 type Created = OidcClient & { client_secret: string | null };
 
 export function OAuthClientsPage({ project }: ProjectScreenProps) {
+  const t = useDashboardTranslation();
   const [created, setCreated] = useState<Created | null>(null);
   const issuer = `${serverUrl().replace(/\/$/, "")}/api/v1/projects/${encodeURIComponent(project.id)}/oidc`;
   return (
     <>
-      <ScreenHeader title="OAuth apps" />
+      <ScreenHeader title={t("oauth.title")} />
       <section className="dash-panel" aria-labelledby="oidc-issuer">
-        <h2 id="oidc-issuer">This project as an OpenID Provider</h2>
-        <Muted>
-          Apps (Grafana, a wiki, a partner's app) sign your users in here. Users sign in and consent on your
-          app's handler pages, so the project needs a trusted domain.
-        </Muted>
+        <h2 id="oidc-issuer">{t("oauth.provider.title")}</h2>
+        <Muted>{t("oauth.provider.explain")}</Muted>
         <dl className="dash-reveal">
-          <CopyRow label="Issuer" value={issuer} />
-          <CopyRow label="Discovery" value={`${issuer}/.well-known/openid-configuration`} />
+          <CopyRow label={t("oauth.issuer")} value={issuer} />
+          <CopyRow label={t("oauth.discovery")} value={`${issuer}/.well-known/openid-configuration`} />
         </dl>
       </section>
       {created ? (
-        <Reveal client={created} onDone={() => setCreated(null)} />
+        <Reveal
+          project={project}
+          revealed={{
+            description: created.display_name,
+            keys: [
+              { label: t("oauth.clientId"), value: created.client_id, env: "" },
+              ...(created.client_secret
+                ? [{ label: t("oauth.clientSecret"), value: created.client_secret, env: "" }]
+                : []),
+            ],
+          }}
+          texts={{
+            title: t("oauth.new", { name: created.display_name }),
+            notice: created.client_secret ? t("oauth.copySecret") : "",
+            done: t("oauth.done"),
+          }}
+          onDone={() => setCreated(null)}
+        />
       ) : (
         <CreateClient project={project} onCreated={setCreated} />
       )}
       <section className="dash-panel" aria-labelledby="oidc-client-list">
-        <h2 id="oidc-client-list">Registered apps</h2>
-        <Part label="OAuth apps" reads={clientsKey(project)}>
+        <h2 id="oidc-client-list">{t("oauth.registered")}</h2>
+        <Part label={t("oauth.title")} reads={clientsKey(project)}>
           <ClientList project={project} />
         </Part>
       </section>
@@ -58,12 +75,15 @@ function CreateClient({
   project,
   onCreated,
 }: ProjectScreenProps & { onCreated: (created: Created) => void }) {
+  const t = useDashboardTranslation();
   const [name, setName] = useState("");
   const [redirects, setRedirects] = useState("");
   const [logo, setLogo] = useState("");
+  const [backchannel, setBackchannel] = useState("");
   const [type, setType] = useState<"confidential" | "public">("confidential");
   const [scopes, setScopes] = useState<Record<string, boolean>>({ profile: true, email: true });
   const [firstParty, setFirstParty] = useState(false);
+  const [rs256, setRs256] = useState(false);
   const [errors, setErrors] = useState<{ name?: string; redirects?: string }>({});
 
   const uris = () =>
@@ -79,6 +99,8 @@ function CreateClient({
       allowed_scopes: ["openid", ...SCOPES.filter((s) => scopes[s.id]).map((s) => s.id)],
       logo_url: logo.trim() || null,
       first_party: firstParty,
+      id_token_signed_response_alg: rs256 ? "RS256" : "ES256",
+      backchannel_logout_uri: backchannel.trim() || null,
     });
     invalidate(clientsKey(project));
     onCreated(client);
@@ -87,8 +109,8 @@ function CreateClient({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = {
-      name: name.trim() ? undefined : "Name the app.",
-      redirects: uris().length > 0 ? undefined : "Give at least one redirect URI.",
+      name: name.trim() ? undefined : t("oauth.err.name"),
+      redirects: uris().length > 0 ? undefined : t("oauth.err.redirects"),
     };
     setErrors(found);
     if (!found.name && !found.redirects) void create.run();
@@ -96,10 +118,10 @@ function CreateClient({
 
   return (
     <section className="dash-panel" aria-labelledby="create-oidc-client">
-      <h2 id="create-oidc-client">Register an app</h2>
+      <h2 id="create-oidc-client">{t("oauth.registerTitle")}</h2>
       <form className="dash-form" noValidate onSubmit={onSubmit}>
         <Field
-          label="Name"
+          label={t("oauth.name")}
           value={name}
           maxLength={200}
           placeholder="Grafana"
@@ -107,27 +129,33 @@ function CreateClient({
           onChange={(event) => setName(event.target.value)}
         />
         <Field
-          label="Redirect URIs (separated by spaces, matched exactly)"
+          label={t("oauth.redirects")}
           value={redirects}
           placeholder="https://grafana.example.com/login/generic_oauth"
           error={errors.redirects}
           onChange={(event) => setRedirects(event.target.value)}
         />
         <Field
-          label="Logo URL (optional)"
+          label={t("oauth.logo")}
           value={logo}
           placeholder="https://grafana.example.com/logo.png"
           onChange={(event) => setLogo(event.target.value)}
         />
+        <Field
+          label={t("oauth.backchannel")}
+          value={backchannel}
+          placeholder="https://grafana.example.com/logout/backchannel"
+          onChange={(event) => setBackchannel(event.target.value)}
+        />
         <label className="dash-select">
-          <span>Type</span>
+          <span>{t("oauth.type")}</span>
           <select value={type} onChange={(event) => setType(event.target.value as "confidential" | "public")}>
-            <option value="confidential">Confidential (a server that keeps a secret)</option>
-            <option value="public">Public (browser or native app; PKCE required)</option>
+            <option value="confidential">{t("oauth.type.confidential")}</option>
+            <option value="public">{t("oauth.type.public")}</option>
           </select>
         </label>
         <fieldset className="dash-checks">
-          <legend>Scopes (openid is always allowed)</legend>
+          <legend>{t("oauth.scopes")}</legend>
           {SCOPES.map((scope) => (
             <label key={scope.id}>
               <input
@@ -135,7 +163,7 @@ function CreateClient({
                 checked={scopes[scope.id] ?? false}
                 onChange={(event) => setScopes({ ...scopes, [scope.id]: event.target.checked })}
               />{" "}
-              {scope.label}
+              {t(scope.label)}
             </label>
           ))}
           <label>
@@ -144,13 +172,17 @@ function CreateClient({
               checked={firstParty}
               onChange={(event) => setFirstParty(event.target.checked)}
             />{" "}
-            First-party app <span className="dash-muted">(your own: users are not asked for consent)</span>
+            {t("oauth.firstParty")} <span className="dash-muted">{t("oauth.firstPartyHint")}</span>
+          </label>
+          <label>
+            <input type="checkbox" checked={rs256} onChange={(event) => setRs256(event.target.checked)} />{" "}
+            {t("oauth.rs256")}
           </label>
         </fieldset>
         {create.error && <Alert>{create.error}</Alert>}
         <div>
           <Button type="submit" variant="primary" pending={create.pending}>
-            Register app
+            {t("oauth.register")}
           </Button>
         </div>
       </form>
@@ -158,43 +190,23 @@ function CreateClient({
   );
 }
 
-function Reveal({ client, onDone }: { client: Created; onDone: () => void }) {
-  return (
-    <section className="dash-panel" aria-labelledby="new-oidc-client">
-      <h2 id="new-oidc-client">New app: {client.display_name}</h2>
-      {client.client_secret && (
-        <Alert kind="info">Copy the client secret now. It will not be shown again.</Alert>
-      )}
-      <dl className="dash-reveal">
-        <CopyRow label="Client id" value={client.client_id} />
-        {client.client_secret && <CopyRow label="Client secret" value={client.client_secret} />}
-      </dl>
-      <Button variant="primary" onClick={onDone}>
-        Done
-      </Button>
-    </section>
-  );
-}
-
-function CopyRow({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="dash-reveal-row">
-      <dt>{label}</dt>
-      <dd>
-        <code className="dash-code-block">{value}</code>
-        <CopyButton value={value} what={label} />
-      </dd>
-    </div>
-  );
-}
-
 function ClientList({ project }: ProjectScreenProps) {
+  const t = useDashboardTranslation();
   const clients = useQuery(clientsKey(project), () => project.app.listOidcClients());
-  if (clients.length === 0) return <Muted>No apps yet.</Muted>;
+  if (clients.length === 0) return <Muted>{t("oauth.none")}</Muted>;
   return (
-    <TableScroll label="OAuth apps table">
+    <TableScroll label={t("oauth.table")}>
       <table className="dash-table">
-        <TableHead columns={["Name", "Client id", "Type", "Redirect URIs", "Scopes"]} actions />
+        <TableHead
+          columns={[
+            t("oauth.name"),
+            t("oauth.clientId"),
+            t("oauth.type"),
+            t("oauth.col.redirects"),
+            t("oauth.col.scopes"),
+          ]}
+          actions
+        />
         <tbody>
           {clients.map((client) => (
             <ClientRow key={client.client_id} project={project} client={client} />
@@ -206,6 +218,7 @@ function ClientList({ project }: ProjectScreenProps) {
 }
 
 function ClientRow({ project, client }: ProjectScreenProps & { client: OidcClient }) {
+  const t = useDashboardTranslation();
   const remove = useFormAction(async () => {
     await project.app.deleteOidcClient(client.client_id);
     invalidate(clientsKey(project));
@@ -214,10 +227,10 @@ function ClientRow({ project, client }: ProjectScreenProps & { client: OidcClien
     <tr>
       <td>
         {client.display_name}
-        {client.first_party && <span className="dash-badge dash-ok"> first-party</span>}
+        {client.first_party && <span className="dash-badge dash-ok"> {t("oauth.firstPartyBadge")}</span>}
       </td>
       <td className="dash-mono">{client.client_id}</td>
-      <td>{client.type}</td>
+      <td>{t(client.type === "public" ? "oauth.type.publicShort" : "oauth.type.confidentialShort")}</td>
       <td>
         <ul className="dash-plain-list">
           {client.redirect_uris.map((uri) => (
@@ -228,10 +241,10 @@ function ClientRow({ project, client }: ProjectScreenProps & { client: OidcClien
       <td>{client.allowed_scopes.join(" ")}</td>
       <td>
         <ConfirmButton
-          label="Delete"
-          name={`Delete ${client.display_name}`}
-          question="Delete this app? Its users are signed out of it and its tokens stop working."
-          confirmLabel="Delete"
+          label={t("oauth.delete")}
+          name={t("oauth.deleteName", { name: client.display_name })}
+          question={t("oauth.deleteQuestion")}
+          confirmLabel={t("oauth.delete")}
           pending={remove.pending}
           error={remove.error}
           onConfirm={remove.run}
