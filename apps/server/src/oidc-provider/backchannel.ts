@@ -26,8 +26,8 @@ type Deps = {
 export function createBackchannelSender(deps: Deps) {
   const { db, clock } = deps;
 
-  /** Sends the notices due now; answers how many were sent. */
-  async function sendDue(): Promise<number> {
+  /** One batch of the notices due now: how many were handled, and how many of those went to an app. */
+  async function batch(): Promise<{ handled: number; sent: number }> {
     const now = clock.now();
     const due = await db
       .select()
@@ -57,15 +57,27 @@ export function createBackchannelSender(deps: Deps) {
         const provider = await deps.providerFor(notice.projectId);
         const client = notice.clientId ? await provider.Client.find(notice.clientId) : undefined;
         // A client deleted, or without a back-channel URI: nobody to tell.
-        if (client?.backchannelLogoutUri) await client.backchannelLogout(sub, sid ?? undefined);
+        if (client?.backchannelLogoutUri) {
+          await client.backchannelLogout(sub, sid ?? undefined);
+          sent++;
+        }
         await db.delete(oidcPayloads).where(key);
-        sent++;
       } catch (error) {
         await db.update(oidcPayloads).set({ consumedAt: now }).where(key);
         deps.logger.warn("back-channel logout failed", { project_id: notice.projectId }, error);
       }
     }
-    return sent;
+    return { handled: due.length, sent };
+  }
+
+  /** Sends the notices due now; answers how many logout tokens apps accepted. */
+  async function sendDue(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const done = await batch();
+      sent += done.sent;
+      if (done.handled < BATCH) return sent;
+    }
   }
 
   return {
@@ -76,7 +88,7 @@ export function createBackchannelSender(deps: Deps) {
       pollMs: POLL_MS,
       logger: deps.logger,
       drain: async () => {
-        while ((await sendDue()) === BATCH) {}
+        await sendDue();
         await sweepExpiredPayloads(db, clock.now());
       },
     }),
