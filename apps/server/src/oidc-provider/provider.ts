@@ -116,9 +116,10 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
     scopes: OIDC_SCOPES,
     acrValues: [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR],
     claims: {
-      // How the user signed in (services/amr.ts); acr, sid and auth_time are oidc-provider's defaults.
+      // How the user signed in (services/amr.ts). oidc-provider puts acr and amr in an id_token only when the app
+      // asks for them by the claims parameter; under `openid` they are in every id_token (userinfo has neither).
       amr: null,
-      openid: ["sub"],
+      openid: ["sub", "acr", "amr"],
       profile: ["name", "picture"],
       email: ["email", "email_verified"],
       team: ["teams"],

@@ -175,3 +175,15 @@ export const exchange = (config: oidc.Configuration, s: Started, verifier = s.ve
     expectedNonce: s.nonce,
     expectedState: s.state,
   });
+
+/**
+ * Expects an invalid_client refusal: in the JSON body, or for a client that sent HTTP Basic, in the 401's
+ * WWW-Authenticate challenge (RFC 6749 §5.2), which openid-client reports as a challenge error.
+ */
+export async function expectInvalidClient(pending: Promise<unknown>): Promise<void> {
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e as { error?: string; cause?: Array<{ parameters?: { error?: string } }> },
+  );
+  expect(error?.error ?? error?.cause?.[0]?.parameters?.error).toBe("invalid_client");
+}
