@@ -3,6 +3,7 @@
 // jwks_uri, which goes through the public-address guard), back-channel logout when the Gatehouse session ends
 // (the logout_token checked with jose), and expired id_token_hints.
 import { createServer, type Server } from "node:http";
+import { inArray } from "drizzle-orm";
 import {
   createRemoteJWKSet,
   decodeProtectedHeader,
@@ -15,6 +16,7 @@ import {
 } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oidcPayloads } from "../db/schema.ts";
 import {
   Browser,
   CALLBACK,
@@ -258,6 +260,28 @@ describe("back-channel logout", () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("the background worker", () => {
+  it("sweeps provider records past their expiry and keeps live ones", async () => {
+    const now = server.clock.now().getTime();
+    const row = (id: string, expiresAt: number) => ({
+      projectId: p.keys.projectId,
+      model: "AccessToken",
+      id,
+      payload: {},
+      expiresAt: new Date(expiresAt),
+    });
+    await server.deps.db
+      .insert(oidcPayloads)
+      .values([row("swept-old", now - 1000), row("swept-live", now + 60_000)]);
+    await server.deps.oidcProvider.backchannel.worker.runOnce();
+    const left = await server.deps.db
+      .select({ id: oidcPayloads.id })
+      .from(oidcPayloads)
+      .where(inArray(oidcPayloads.id, ["swept-old", "swept-live"]));
+    expect(left.map((r) => r.id)).toEqual(["swept-live"]);
   });
 });
 
