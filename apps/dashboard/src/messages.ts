@@ -7,6 +7,7 @@ import type { SupportedLocale } from "@gatehouse/contract/locales";
 import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
+import { AUDIT_ROWS } from "./texts/audit.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
@@ -35,6 +36,7 @@ const SCREEN_ROWS = {
   ...USER_PICKER_ROWS,
   ...TEAM_MEMBERS_ROWS,
   ...TRUST_ROWS,
+  ...AUDIT_ROWS,
 };
 
 const FRAME_EN = {

@@ -27,6 +27,8 @@ export const AUDIT_EVENT_TYPES = [
   "sso_connection.created",
   "sso_connection.updated",
   "sso_connection.deleted",
+  /** A user's primary e-mail address changed (the user update, or a contact channel made or changed as primary). */
+  "user.email_changed",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
