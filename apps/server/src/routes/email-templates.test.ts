@@ -133,6 +133,7 @@ describe("GET /email-templates", () => {
       "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
       "You have been invited to join {{ teamDisplayName }}",
       "You have been invited to sign in to {{ projectDisplayName }}",
+      "New sign-in to {{ projectDisplayName }}",
     ]);
   });
 
