@@ -10,11 +10,11 @@ import type { ProjectScreenProps } from "../project.tsx";
 import { Part, TableScroll } from "./bricks.tsx";
 import { When } from "./users/bricks.tsx";
 
-type Filters = { type: string; actorId: string; targetId: string };
+type Filters = { type: string; actorId: string; targetId: string; teamId: string };
 
 export function AuditLogPage({ project }: ProjectScreenProps) {
   const t = useDashboardTranslation();
-  const [filters, setFilters] = useState<Filters>({ type: "", actorId: "", targetId: "" });
+  const [filters, setFilters] = useState<Filters>({ type: "", actorId: "", targetId: "", teamId: "" });
   const set = (field: keyof Filters) => (event: { target: { value: string } }) =>
     setFilters({ ...filters, [field]: event.target.value.trim() });
   return (

@@ -199,7 +199,8 @@ describe("e-mail changes", () => {
     );
     const after = await entries("user.email_changed", user.id);
     expect(after).toHaveLength(2);
-    expect(after[0]).toMatchObject({
+    // The test clock stands still, so both entries have one time: found by what they say, not by their order.
+    expect(after.find((e) => e.details.via === "contact_channel")).toMatchObject({
       actor: { type: "user", id: user.id },
       details: { from: next, to: third, via: "contact_channel" },
     });
