@@ -23,7 +23,10 @@ const TYPES = [
 const USERS = 100_000;
 const SPAN_DAYS = 365;
 
-/** Entries spread evenly over a year, types cycling, actors and targets among 100,000 users. */
+/**
+ * Entries spread evenly over a year, types cycling, actors and targets among 100,000 users; every tenth names one of
+ * 1,000 teams in its details (`team_id`), as a team member's permission change does.
+ */
 async function fill(client: pg.Client) {
   const started = Date.now();
   // Indexes are dropped for the fill and built again after it, as a bulk load would: one sorted build each instead
@@ -39,7 +42,8 @@ async function fill(client: pg.Client) {
          request_id, details, created_at)
        select gen_random_uuid(), $1, ($2::text[])[1 + i % $3], 'user', 'user-' || (i * 7919 % $4), 'user',
          'user-' || (i * 104729 % $4), '203.0.113.' || (i % 250), 'bench', i::text,
-         '{"method":"password"}'::jsonb, now() - make_interval(secs => (i::float8 / $5) * $6 * 86400)
+         case when i % 10 = 0 then jsonb_build_object('team_id', 'team-' || (i / 10 % 1000))
+           else '{"method":"password"}'::jsonb end, now() - make_interval(secs => (i::float8 / $5) * $6 * 86400)
        from generate_series($7::bigint, $8::bigint) as i`,
       [PROJECT, TYPES, TYPES.length, USERS, rows, SPAN_DAYS, from, to],
     );
@@ -91,6 +95,7 @@ async function main() {
       ["by type", { type: "password.changed" }, null],
       ["by actor", { actorId: "user-4242" }, null],
       ["by target", { targetId: "user-4242" }, null],
+      ["by team", { teamId: "team-42" }, null],
       [
         "by type and a 30-day range",
         { type: "sign_in.failed", from: new Date(month), to: new Date(month + 30 * 86_400_000) },

@@ -927,7 +927,7 @@ export const scenarios: Scenario[] = [
       const log = ctx.log.mark();
       if (ctx.sdk.emailTemplates === "internal-tsx") {
         // Stack's SDKs (2.8.102 and 2.8.108) list TSX templates at /internal/email-templates: Gatehouse serves its
-        // five templates there under Stack's template ids (their HTML as the source; TSX writes are refused).
+        // five templates there under Stack's template ids, and the new-device notice under an id of its own (their HTML as the source; TSX writes are refused).
         const templates = await admin.listEmailTemplates();
         expect(
           templates.map((t) => t.displayName),
@@ -938,6 +938,7 @@ export const scenarios: Scenario[] = [
           "Magic Link/OTP",
           "Team Invitation",
           "Sign In Invitation",
+          "New Device Sign-In",
         ]);
         const magicLink = templates.find((t) => t.id === "822687fe-8d0a-4467-a0d1-416b6e639478");
         expect(magicLink?.tsxSource).toContain("{{ otp }}");
@@ -951,6 +952,7 @@ export const scenarios: Scenario[] = [
         expect(templates.map((t) => t.type).sort(), log.failures()).toEqual([
           "email_verification",
           "magic_link",
+          "new_device_notice",
           "password_reset",
           "sign_in_invitation",
           "team_invitation",

@@ -20,6 +20,7 @@ export const SECTIONS: readonly { path: string; label: DashboardKey }[] = [
   { path: "/webhooks", label: "nav.webhooks" },
   { path: "/oauth-apps", label: "nav.oauthApps" },
   { path: "/audit-log", label: "nav.auditLog" },
+  { path: "/trust", label: "nav.trust" },
 ];
 
 /** The dashboard owns its document: its language and direction follow the locale (right-to-left ones mirror). */

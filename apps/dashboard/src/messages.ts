@@ -7,12 +7,14 @@ import type { SupportedLocale } from "@gatehouse/contract/locales";
 import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
+import { AUDIT_ROWS } from "./texts/audit.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OAUTH_CLIENTS_ROWS } from "./texts/oauth-clients.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { column } from "./texts/rows.ts";
 import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
+import { TRUST_ROWS } from "./texts/trust.ts";
 import { USER_ACCESS_ROWS } from "./texts/user-access.ts";
 import { USER_PARTS_ROWS } from "./texts/user-parts.ts";
 import { USER_PICKER_ROWS } from "./texts/user-picker.ts";
@@ -35,6 +37,8 @@ const SCREEN_ROWS = {
   ...USER_PICKER_ROWS,
   ...TEAM_MEMBERS_ROWS,
   ...OAUTH_CLIENTS_ROWS,
+  ...TRUST_ROWS,
+  ...AUDIT_ROWS,
 };
 
 const FRAME_EN = {
@@ -49,6 +53,7 @@ const FRAME_EN = {
   "nav.webhooks": "Webhooks",
   "nav.oauthApps": "OAuth apps",
   "nav.auditLog": "Audit log",
+  "nav.trust": "Trust & safety",
   "frame.sections": "Sections",
   "frame.projectSections": "Project sections",
   "frame.project": "Project",
@@ -75,6 +80,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooks",
     "nav.oauthApps": "OAuth-Apps",
     "nav.auditLog": "Audit-Log",
+    "nav.trust": "Vertrauen & Sicherheit",
     "frame.sections": "Bereiche",
     "frame.projectSections": "Projektbereiche",
     "frame.project": "Projekt",
@@ -93,6 +99,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooks",
     "nav.oauthApps": "Applications OAuth",
     "nav.auditLog": "Journal d’audit",
+    "nav.trust": "Confiance et sécurité",
     "frame.sections": "Sections",
     "frame.projectSections": "Sections du projet",
     "frame.project": "Projet",
@@ -111,6 +118,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooks",
     "nav.oauthApps": "Aplicaciones OAuth",
     "nav.auditLog": "Registro de auditoría",
+    "nav.trust": "Confianza y seguridad",
     "frame.sections": "Secciones",
     "frame.projectSections": "Secciones del proyecto",
     "frame.project": "Proyecto",
@@ -129,6 +137,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooks",
     "nav.oauthApps": "Apps OAuth",
     "nav.auditLog": "Log de auditoria",
+    "nav.trust": "Confiança e segurança",
     "frame.sections": "Seções",
     "frame.projectSections": "Seções do projeto",
     "frame.project": "Projeto",
@@ -147,6 +156,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhook",
     "nav.oauthApps": "App OAuth",
     "nav.auditLog": "Registro di controllo",
+    "nav.trust": "Fiducia e sicurezza",
     "frame.sections": "Sezioni",
     "frame.projectSections": "Sezioni del progetto",
     "frame.project": "Progetto",
@@ -165,6 +175,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhook",
     "nav.oauthApps": "OAuth アプリ",
     "nav.auditLog": "監査ログ",
+    "nav.trust": "信頼と安全",
     "frame.sections": "セクション",
     "frame.projectSections": "プロジェクトのセクション",
     "frame.project": "プロジェクト",
@@ -183,6 +194,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "웹훅",
     "nav.oauthApps": "OAuth 앱",
     "nav.auditLog": "감사 로그",
+    "nav.trust": "신뢰 및 안전",
     "frame.sections": "섹션",
     "frame.projectSections": "프로젝트 섹션",
     "frame.project": "프로젝트",
@@ -201,6 +213,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhook",
     "nav.oauthApps": "OAuth 应用",
     "nav.auditLog": "审计日志",
+    "nav.trust": "信任与安全",
     "frame.sections": "栏目",
     "frame.projectSections": "项目栏目",
     "frame.project": "项目",
@@ -219,6 +232,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhook",
     "nav.oauthApps": "OAuth 應用程式",
     "nav.auditLog": "稽核日誌",
+    "nav.trust": "信任與安全",
     "frame.sections": "區塊",
     "frame.projectSections": "專案區塊",
     "frame.project": "專案",
@@ -237,6 +251,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooks",
     "nav.oauthApps": "OAuth-apps",
     "nav.auditLog": "Auditlogboek",
+    "nav.trust": "Vertrouwen & veiligheid",
     "frame.sections": "Onderdelen",
     "frame.projectSections": "Projectonderdelen",
     "frame.project": "Project",
@@ -255,6 +270,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "Webhooki",
     "nav.oauthApps": "Aplikacje OAuth",
     "nav.auditLog": "Dziennik audytu",
+    "nav.trust": "Zaufanie i bezpieczeństwo",
     "frame.sections": "Sekcje",
     "frame.projectSections": "Sekcje projektu",
     "frame.project": "Projekt",
@@ -274,6 +290,7 @@ const FRAME_TABLES: Record<OtherLocale, Partial<Record<keyof typeof FRAME_EN, st
     "nav.webhooks": "خطافات الويب",
     "nav.oauthApps": "تطبيقات OAuth",
     "nav.auditLog": "سجل التدقيق",
+    "nav.trust": "الثقة والأمان",
     "frame.sections": "الأقسام",
     "frame.projectSections": "أقسام المشروع",
     "frame.project": "المشروع",

@@ -12,6 +12,7 @@ import { OAuthClientsPage } from "./pages/oauth-clients.tsx";
 import { Overview } from "./pages/overview.tsx";
 import { PermissionsPage } from "./pages/permissions.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
+import { TrustPage } from "./pages/settings/trust.tsx";
 import { TeamsPage } from "./pages/teams/index.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
 import { UsersPage } from "./pages/users/index.tsx";
@@ -38,6 +39,7 @@ const PROJECT_SCREENS: [pattern: string, section: string, screen: Screen][] = [
   ["/webhooks", "/webhooks", WebhooksPage],
   ["/oauth-apps", "/oauth-apps", OAuthClientsPage],
   ["/audit-log", "/audit-log", AuditLogPage],
+  ["/trust", "/trust", TrustPage],
 ];
 
 export function Route({ path }: { path: string }) {

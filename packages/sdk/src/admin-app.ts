@@ -624,6 +624,8 @@ export class StackAdminApp extends StackServerApp {
       type?: string;
       actorId?: string;
       targetId?: string;
+      /** Entries about a team (its members' permissions, SSO connections, API keys). */
+      teamId?: string;
       fromMillis?: number;
       toMillis?: number;
       limit?: number;
@@ -635,6 +637,7 @@ export class StackAdminApp extends StackServerApp {
       ["type", options.type],
       ["actor_id", options.actorId],
       ["target_id", options.targetId],
+      ["team_id", options.teamId],
       ["from_millis", options.fromMillis],
       ["to_millis", options.toMillis],
       ["limit", options.limit],

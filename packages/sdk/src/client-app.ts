@@ -75,8 +75,26 @@ export type Project = {
     allowUserApiKeys: boolean;
     allowTeamApiKeys: boolean;
     oauthProviders: { id: string }[];
+    /**
+     * [GO] While the project's bot protection is on: the challenge widget to show (Turnstile's site key and the
+     * script implementing Turnstile's `turnstile.render`); null when it is off.
+     */
+    botChallenge: { siteKey: string | null; scriptUrl: string } | null;
   };
 };
+
+/**
+ * [GO] A bot challenge's outcome, sent with a sign-up, sign-in or code request as Stack's SDK sends it: the widget's
+ * token, or `unavailable` when no widget could be shown.
+ */
+export type BotChallengeAnswer = { token: string } | { unavailable: true };
+
+const botChallengeFields = (answer: BotChallengeAnswer | undefined) =>
+  !answer
+    ? {}
+    : "token" in answer
+      ? { bot_challenge_token: answer.token, bot_challenge_phase: "visible" }
+      : { bot_challenge_unavailable: "true" };
 
 /** A project the signed-in internal user's teams own, with an admin app acting through their session. */
 export type OwnedProject = {
@@ -110,6 +128,13 @@ const projectOf = (json: ProjectJson): Project => ({
     allowUserApiKeys: json.config.allow_user_api_keys,
     allowTeamApiKeys: json.config.allow_team_api_keys,
     oauthProviders: json.config.oauth_providers.map((p) => ({ id: p.id })),
+    botChallenge:
+      json.config.bot_challenge_script_url === undefined
+        ? null
+        : {
+            siteKey: json.config.bot_challenge_site_key ?? null,
+            scriptUrl: json.config.bot_challenge_script_url,
+          },
   },
 });
 
@@ -310,11 +335,16 @@ export class StackClientApp {
     email: string;
     password: string;
     noRedirect?: boolean;
+    botChallenge?: BotChallengeAnswer;
   }): Promise<Result<undefined>> {
     return expectingErrors(SIGN_IN_ERRORS, async () => {
       const answer = await this.transport.request<SignInJson>(
         "/auth/password/sign-in",
-        jsonBody({ email: options.email, password: options.password }),
+        jsonBody({
+          email: options.email,
+          password: options.password,
+          ...botChallengeFields(options.botChallenge),
+        }),
       );
       await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: false });
       return undefined;
@@ -327,6 +357,7 @@ export class StackClientApp {
     noRedirect?: boolean;
     noVerificationCallback?: boolean;
     verificationCallbackUrl?: string;
+    botChallenge?: BotChallengeAnswer;
   }): Promise<Result<undefined>> {
     return expectingErrors(
       ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET", "SIGN_UP_NOT_ENABLED"],
@@ -340,6 +371,7 @@ export class StackClientApp {
             email: options.email,
             password: options.password,
             verification_callback_url: callback,
+            ...botChallengeFields(options.botChallenge),
           }),
           // A signed-in anonymous user is upgraded in place.
           session,
@@ -358,7 +390,7 @@ export class StackClientApp {
 
   sendMagicLinkEmail(
     email: string,
-    options: { callbackUrl?: string } = {},
+    options: { callbackUrl?: string; botChallenge?: BotChallengeAnswer } = {},
   ): Promise<Result<{ nonce: string }>> {
     return expectingErrors(
       ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
@@ -368,6 +400,7 @@ export class StackClientApp {
           jsonBody({
             email,
             callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback),
+            ...botChallengeFields(options.botChallenge),
           }),
         ),
     );

@@ -26,6 +26,7 @@ export type {
 export { DEFAULT_BASE_URL, SDK_VERSION } from "./app-options.ts";
 export type { PromptCliLoginOptions } from "./cli-login.ts";
 export {
+  type BotChallengeAnswer,
   type ClientAppOptions,
   type CurrentInternalUser,
   type GetUserOptions,

@@ -91,6 +91,9 @@ export type ProjectJson = {
     allow_user_api_keys: boolean;
     allow_team_api_keys: boolean;
     oauth_providers: { id: string }[];
+    /** [GO] Present while the project's bot protection is on. */
+    bot_challenge_site_key?: string | null;
+    bot_challenge_script_url?: string;
   };
 };
 

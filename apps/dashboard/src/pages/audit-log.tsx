@@ -5,27 +5,27 @@ import { Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { useQuery } from "../data.ts";
 import { ScreenHeader } from "../layout.tsx";
+import { type DashboardKey, useDashboardTranslation } from "../messages.ts";
 import type { ProjectScreenProps } from "../project.tsx";
 import { Part, TableScroll } from "./bricks.tsx";
 import { When } from "./users/bricks.tsx";
 
-type Filters = { type: string; actorId: string; targetId: string };
+type Filters = { type: string; actorId: string; targetId: string; teamId: string };
 
 export function AuditLogPage({ project }: ProjectScreenProps) {
-  const [filters, setFilters] = useState<Filters>({ type: "", actorId: "", targetId: "" });
+  const t = useDashboardTranslation();
+  const [filters, setFilters] = useState<Filters>({ type: "", actorId: "", targetId: "", teamId: "" });
   const set = (field: keyof Filters) => (event: { target: { value: string } }) =>
     setFilters({ ...filters, [field]: event.target.value.trim() });
   return (
     <>
-      <ScreenHeader title="Audit log" />
-      <Muted>
-        Sign-ins, changes to users, keys, permissions and settings, with who made them and from where.
-      </Muted>
-      <form className="dash-filters" aria-label="Audit log filters" onSubmit={(e) => e.preventDefault()}>
+      <ScreenHeader title={t("nav.auditLog")} />
+      <Muted>{t("audit.intro")}</Muted>
+      <form className="dash-filters" aria-label={t("audit.filters")} onSubmit={(e) => e.preventDefault()}>
         <label>
-          Type{" "}
+          {t("audit.type")}{" "}
           <select value={filters.type} onChange={set("type")}>
-            <option value="">Any</option>
+            <option value="">{t("audit.any")}</option>
             {AUDIT_EVENT_TYPES.map((type) => (
               <option key={type} value={type}>
                 {type}
@@ -34,21 +34,31 @@ export function AuditLogPage({ project }: ProjectScreenProps) {
           </select>
         </label>
         <label>
-          Actor id <input value={filters.actorId} onChange={set("actorId")} />
+          {t("audit.actorId")} <input value={filters.actorId} onChange={set("actorId")} />
         </label>
         <label>
-          Target id <input value={filters.targetId} onChange={set("targetId")} />
+          {t("audit.targetId")} <input value={filters.targetId} onChange={set("targetId")} />
         </label>
       </form>
-      <Part label="audit entries">
+      <Part label={t("audit.part")}>
         <AuditEntries project={project} filters={filters} />
       </Part>
     </>
   );
 }
 
+const ACTOR_TYPES = new Set(["user", "server_key", "admin_key", "admin_token", "anonymous", "system"]);
+
+/** An actor type in words; one this dashboard does not know yet stays as the API names it. */
+function useActorName() {
+  const t = useDashboardTranslation();
+  return (type: string) => (ACTOR_TYPES.has(type) ? t(`audit.actor.${type}` as DashboardKey) : type);
+}
+
 /** Entries matching `filters`, newest first, with a button that reads the next page. */
 export function AuditEntries({ project, filters }: ProjectScreenProps & { filters: Partial<Filters> }) {
+  const t = useDashboardTranslation();
+  const actorName = useActorName();
   const [cursors, setCursors] = useState<string[]>([]);
   const key = `${project.id}:audit:${JSON.stringify(filters)}`;
   const first = useQuery(key, () => project.app.listAuditLog({ ...filters, limit: 50 }));
@@ -56,19 +66,19 @@ export function AuditEntries({ project, filters }: ProjectScreenProps & { filter
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const cursor = next === undefined ? first.nextCursor : next;
   const entries = [...first.items, ...more];
-  if (entries.length === 0) return <Muted>No entries.</Muted>;
+  if (entries.length === 0) return <Muted>{t("audit.none")}</Muted>;
   return (
     <>
-      <TableScroll label="Audit log entries">
+      <TableScroll label={t("audit.table")}>
         <table className="dash-table">
           <thead>
             <tr>
-              <th>Time</th>
-              <th>Type</th>
-              <th>Actor</th>
-              <th>Target</th>
-              <th>IP</th>
-              <th>Details</th>
+              <th>{t("audit.time")}</th>
+              <th>{t("audit.type")}</th>
+              <th>{t("audit.actor")}</th>
+              <th>{t("audit.target")}</th>
+              <th>{t("audit.ip")}</th>
+              <th>{t("audit.details")}</th>
             </tr>
           </thead>
           <tbody>
@@ -79,11 +89,13 @@ export function AuditEntries({ project, filters }: ProjectScreenProps & { filter
                 </td>
                 <td>{entry.type}</td>
                 <td>
-                  {entry.actor.type}
-                  {entry.actor.id ? ` ${entry.actor.id}` : ""}
+                  {actorName(entry.actor.type)}
+                  {entry.actor.id ? <span className="dash-mono"> {entry.actor.id}</span> : ""}
                 </td>
-                <td>{entry.target.id ?? ""}</td>
-                <td title={entry.user_agent ?? undefined}>{entry.ip ?? ""}</td>
+                <td className="dash-mono">{entry.target.id ?? ""}</td>
+                <td title={entry.user_agent ? t("audit.userAgent", { agent: entry.user_agent }) : undefined}>
+                  {entry.ip ?? ""}
+                </td>
                 <td>
                   <code>{JSON.stringify(entry.details)}</code>
                 </td>
@@ -101,7 +113,7 @@ export function AuditEntries({ project, filters }: ProjectScreenProps & { filter
             setNext(page.nextCursor);
           }}
         >
-          Older entries
+          {t("audit.older")}
         </Button>
       )}
     </>

@@ -156,6 +156,57 @@ describe("actions by a server key", () => {
   });
 });
 
+describe("e-mail changes", () => {
+  it("one user.email_changed per change, with both addresses, actor, IP; the same address again leaves none", async () => {
+    const user = await newUser();
+    const next = uniqueEmail("changed");
+    const ip = "198.51.100.77";
+    const patch = (body: unknown) =>
+      call("PATCH", `/api/v1/users/${user.id}`, "admin", body, { "x-forwarded-for": ip });
+    await expectJson(await patch({ primary_email: next }));
+    await expectJson(await patch({ primary_email: next }));
+    await expectJson(await patch({ display_name: "Unchanged address" }));
+    const found = await entries("user.email_changed", user.id);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      actor: { type: "admin_key" },
+      ip,
+      details: { from: user.email, to: next, via: "user_update" },
+    });
+
+    // Through the user's own contact channels: a new primary address is a change, a second address is not.
+    const third = uniqueEmail("channel");
+    const headers = withToken(user.accessToken);
+    await expectJson(
+      await call(
+        "POST",
+        "/api/v1/contact-channels",
+        "client",
+        { user_id: "me", type: "email", value: uniqueEmail("secondary"), used_for_auth: false },
+        headers,
+      ),
+      201,
+    );
+    await expectJson(
+      await call(
+        "POST",
+        "/api/v1/contact-channels",
+        "client",
+        { user_id: "me", type: "email", value: third, used_for_auth: false, is_primary: true },
+        headers,
+      ),
+      201,
+    );
+    const after = await entries("user.email_changed", user.id);
+    expect(after).toHaveLength(2);
+    // The test clock stands still, so both entries have one time: found by what they say, not by their order.
+    expect(after.find((e) => e.details.via === "contact_channel")).toMatchObject({
+      actor: { type: "user", id: user.id },
+      details: { from: next, to: third, via: "contact_channel" },
+    });
+  });
+});
+
 describe("actions by an admin key", () => {
   it("API key creation and revocation: one entry each, naming the key set, never the key", async () => {
     const created = await expectJson<{ id: string; secret_server_key: string }>(

@@ -247,3 +247,37 @@ describe("retention and webhooks", () => {
     await server.deps.projects.update(keys.projectId, { config: { audit_log_webhooks: false } });
   });
 });
+
+describe("a team's entries", () => {
+  it("lists the entries that name a team (its members' permissions), and none of another team's", async () => {
+    const serverCall = (method: string, path: string, body: unknown = {}) =>
+      server.request(path, {
+        method,
+        headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const team = await expectJson<{ id: string }>(
+      await serverCall("POST", "/api/v1/teams", { display_name: "Audited team" }),
+      201,
+    );
+    const other = await expectJson<{ id: string }>(
+      await serverCall("POST", "/api/v1/teams", { display_name: "Other team" }),
+      201,
+    );
+    const user = await signUp();
+    for (const id of [team.id, other.id]) {
+      await expectJson(await serverCall("POST", `/api/v1/team-memberships/${id}/${user.id}`), 201);
+    }
+    const grant = `/api/v1/team-permissions/${team.id}/${user.id}/team_admin`;
+    await expectJson(await serverCall("POST", grant), 201);
+    await expectJson(await serverCall("DELETE", grant));
+    const items = (await list({ team_id: team.id, limit: "200" })).items;
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    expect(items.every((e) => e.details.team_id === team.id)).toBe(true);
+    expect(items.map((e) => e.type)).toContain("permission.revoked");
+    expect(items.find((e) => e.type === "permission.revoked")).toMatchObject({ target: { id: user.id } });
+    expect(
+      (await list({ team_id: other.id, limit: "200" })).items.every((e) => e.details.team_id === other.id),
+    ).toBe(true);
+  });
+});

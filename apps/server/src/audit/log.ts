@@ -26,6 +26,8 @@ export type AuditFilter = {
   actorType?: string;
   actorId?: string;
   targetId?: string;
+  /** Entries about a team: those whose details name it (`team_id`). */
+  teamId?: string;
   from?: Date;
   to?: Date;
 };
@@ -104,6 +106,10 @@ export function createAuditLog(deps: AuditLogOptions) {
       f.actorType ? eq(auditLog.actorType, f.actorType) : undefined,
       f.actorId ? eq(auditLog.actorId, f.actorId) : undefined,
       f.targetId ? eq(auditLog.targetId, f.targetId) : undefined,
+      // Both conditions, so the planner can use the partial index audit_log_project_team_idx.
+      f.teamId
+        ? sql`${auditLog.details} ? 'team_id' and ${auditLog.details} ->> 'team_id' = ${f.teamId}`
+        : undefined,
       f.from ? gte(auditLog.createdAt, f.from) : undefined,
       f.to ? lt(auditLog.createdAt, f.to) : undefined,
       // A row comparison, so PostgreSQL continues the (…, created_at, id) index range where the last page ended.

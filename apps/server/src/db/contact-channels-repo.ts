@@ -58,12 +58,14 @@ export function createContactChannelsRepo(db: Db) {
       return row;
     },
 
-    /** Makes none of the user's channels primary (before another one becomes primary). */
-    async demotePrimary(tx: Db, userId: string): Promise<void> {
-      await tx
+    /** Makes none of the user's channels primary (before another one becomes primary); answers the one demoted. */
+    async demotePrimary(tx: Db, userId: string): Promise<string | null> {
+      const [demoted] = await tx
         .update(contactChannels)
         .set({ isPrimary: false })
-        .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true)));
+        .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true)))
+        .returning({ value: contactChannels.value });
+      return demoted?.value ?? null;
     },
 
     async delete(tx: Db, channelId: string): Promise<void> {

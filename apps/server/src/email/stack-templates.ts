@@ -9,6 +9,8 @@ export const STACK_TEMPLATE_IDS: Record<EmailTemplateType, string> = {
   magic_link: "822687fe-8d0a-4467-a0d1-416b6e639478",
   team_invitation: "e84de395-2076-4831-9c19-8e9a96a868e4",
   sign_in_invitation: "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
+  // [GO] Ours alone (Stack has no new-device template): a fixed id of our own, so apps can name it as they name others.
+  new_device_notice: "5f0c1e52-3d7a-4b8e-9a61-6e2f4d8c7b10",
 };
 
 /** Stack's display names of those templates. */
@@ -18,6 +20,7 @@ export const STACK_TEMPLATE_NAMES: Record<EmailTemplateType, string> = {
   magic_link: "Magic Link/OTP",
   team_invitation: "Team Invitation",
   sign_in_invitation: "Sign In Invitation",
+  new_device_notice: "New Device Sign-In",
 };
 
 /** Our one built-in look, under Stack's default theme id so apps that name the default get it. */

@@ -3,6 +3,7 @@
 
 import { EMAIL_TEMPLATE_TYPES, type EmailTemplateType, LINE_BREAK } from "@gatehouse/contract";
 import { isRightToLeft, pickLocale, type SupportedLocale } from "@gatehouse/contract/locales";
+import { NEW_DEVICE_TEXTS } from "./new-device-texts.ts";
 import { EMAIL_TEXTS, type EmailTexts } from "./template-texts.ts";
 
 // The types are wire data, so the contract holds them; they are re-exported for the server's e-mail code.
@@ -17,6 +18,8 @@ export const EMAIL_TEMPLATE_VARIABLES: Record<EmailTemplateType, readonly string
   magic_link: ["projectDisplayName", "userDisplayName", "magicLink", "otp"],
   team_invitation: ["projectDisplayName", "userDisplayName", "teamInvitationLink", "teamDisplayName"],
   sign_in_invitation: ["projectDisplayName", "userDisplayName", "signInInvitationLink", "teamDisplayName"],
+  // When (UTC), the browser and OS families, and the IP address of the sign-in from a new device.
+  new_device_notice: ["projectDisplayName", "userDisplayName", "time", "browser", "os", "ip"],
 };
 
 export function isEmailTemplateType(value: string): value is EmailTemplateType {
@@ -60,11 +63,29 @@ function defaultContent(
     .join("\n");
 }
 
+/** The new-device notice: what signed in, and what to do if it was not the user; no link to follow. */
+function newDeviceContent(locale: SupportedLocale): string {
+  const t = NEW_DEVICE_TEXTS[locale];
+  const dir = isRightToLeft(locale) ? "rtl" : "ltr";
+  return [
+    `<div lang="${locale}" dir="${dir}" style="${BODY_STYLE}">`,
+    `<h1 style="font-size: 20px; margin: 0 0 16px;">${t.subject}</h1>`,
+    `<p>${t.line}</p>`,
+    `<p>${t.time}: {{ time }}<br>${t.browser}: {{ browser }}<br>${t.os}: {{ os }}<br>${t.ip}: {{ ip }}</p>`,
+    `<p>${t.advice}</p>`,
+    "</div>",
+  ].join("\n");
+}
+
 /** The built-in templates in a locale (any BCP 47 tag; one that no supported locale fits gets English). */
 export function defaultEmailTemplates(lang?: string | null): Record<EmailTemplateType, EmailTemplate> {
   const locale = pickLocale([lang]);
   const texts = EMAIL_TEXTS[locale];
-  const template = (type: EmailTemplateType, link: string, extra?: string): EmailTemplate => ({
+  const template = (
+    type: Exclude<EmailTemplateType, "new_device_notice">,
+    link: string,
+    extra?: string,
+  ): EmailTemplate => ({
     subject: texts[type].subject,
     content: defaultContent(texts, locale, texts[type], link, extra),
   });
@@ -78,6 +99,7 @@ export function defaultEmailTemplates(lang?: string | null): Record<EmailTemplat
     ),
     team_invitation: template("team_invitation", "teamInvitationLink"),
     sign_in_invitation: template("sign_in_invitation", "signInInvitationLink"),
+    new_device_notice: { subject: NEW_DEVICE_TEXTS[locale].subject, content: newDeviceContent(locale) },
   };
 }
 

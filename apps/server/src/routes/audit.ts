@@ -15,6 +15,7 @@ function filterOf(query: AuditFilterQuery): AuditFilter {
     actorType: query.actor_type,
     actorId: query.actor_id,
     targetId: query.target_id,
+    teamId: query.team_id,
     from: query.from_millis ? new Date(Number(query.from_millis)) : undefined,
     to: query.to_millis ? new Date(Number(query.to_millis)) : undefined,
   };

@@ -121,7 +121,7 @@ async function createUser(email: string, displayName: string | null, k = keys): 
 }
 
 describe("GET /email-templates", () => {
-  it("lists the five defaults in the order of §5.2", async () => {
+  it("lists the defaults in the order of §5.2, then the new-device notice [GO]", async () => {
     const k = await newProject();
     const body = await expectJson<{ items: Template[]; is_paginated: boolean }>(
       await call("GET", TEMPLATES, undefined, "admin", k),
@@ -133,6 +133,7 @@ describe("GET /email-templates", () => {
       "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
       "You have been invited to join {{ teamDisplayName }}",
       "You have been invited to sign in to {{ projectDisplayName }}",
+      "New sign-in to {{ projectDisplayName }}",
     ]);
   });
 
@@ -498,6 +499,14 @@ describe("POST /email-templates/{type}/preview", () => {
         "Example Team",
       ],
       sign_in_invitation: [PROJECT_NAME, "Jane Doe", "https://example.com/handler/sign-in", ""],
+      new_device_notice: [
+        PROJECT_NAME,
+        "Jane Doe",
+        "Tue, 01 Dec 2026 09:30:00 GMT",
+        "Firefox",
+        "Linux",
+        "203.0.113.7",
+      ],
     };
     for (const type of EMAIL_TEMPLATE_TYPES) {
       const subject = EMAIL_TEMPLATE_VARIABLES[type].map((name) => `{{ ${name} }}`).join("|");

@@ -121,6 +121,7 @@ const defaultConfig = (projectId: string) => ({
   audit_log_retention_days: null,
   audit_log_webhooks: false,
   new_device_notice_enabled: true,
+  bot_protection_script_url: null,
 });
 
 const SMTP: Record<string, unknown> = {

@@ -2,6 +2,7 @@
 // and the verification e-mail for one. Every change runs in one transaction that holds a lock on the user's row.
 import { randomUUID } from "node:crypto";
 import { type ContactChannel, KnownErrors } from "@gatehouse/contract";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { channelConflictOf, createContactChannelsRepo } from "../db/contact-channels-repo.ts";
@@ -41,6 +42,7 @@ export function createContactChannelService(deps: {
   users: UserService;
   emailVerification: EmailVerification;
   rateLimits: RateLimiter;
+  audit: AuditLog;
 }) {
   const repo = createContactChannelsRepo(deps.db);
 
@@ -79,6 +81,14 @@ export function createContactChannelService(deps: {
     }
   }
 
+  /** A new primary address, or the primary one's new value, is audited as the user's e-mail change (issue 21). */
+  const emailChanged = (tx: Db, projectId: string, userId: string, from: string | null, to: string) =>
+    deps.audit.record(tx, projectId, {
+      type: "user.email_changed",
+      target: { type: "user", id: userId },
+      details: { from, to, via: "contact_channel" },
+    });
+
   /** The primary e-mail is part of the user object, so changing it is a `user.updated`. */
   const userUpdated = (tx: Db, projectId: string, userId: string) =>
     deps.users.recordEvent(tx, projectId, userId, "user.updated");
@@ -102,7 +112,7 @@ export function createContactChannelService(deps: {
       return withOwner(projectId, userId, async (tx) => {
         await assertNewValue(tx, userId, input.value);
         // One primary per user: the old one steps down in the same transaction.
-        if (input.isPrimary) await repo.demotePrimary(tx, userId);
+        const previous = input.isPrimary ? await repo.demotePrimary(tx, userId) : null;
         const channel: ChannelRow = {
           id: randomUUID(),
           projectId,
@@ -116,7 +126,10 @@ export function createContactChannelService(deps: {
           createdAt: deps.clock.now(),
         };
         await write(channel.value, () => deps.usersRepo.insertChannel(tx, channel));
-        if (channel.isPrimary) await userUpdated(tx, projectId, userId);
+        if (channel.isPrimary) {
+          await emailChanged(tx, projectId, userId, previous, channel.value);
+          await userUpdated(tx, projectId, userId);
+        }
         return channel;
       });
     },
@@ -141,7 +154,7 @@ export function createContactChannelService(deps: {
         if (input.isPrimary !== undefined) after.isPrimary = input.isPrimary;
         if (!VISIBLE_FIELDS.some((field) => before[field] !== after[field])) return before;
 
-        if (after.isPrimary && !before.isPrimary) await repo.demotePrimary(tx, userId);
+        const demoted = after.isPrimary && !before.isPrimary ? await repo.demotePrimary(tx, userId) : null;
         const { value, normalized, isVerified, usedForAuth, isPrimary } = after;
         await write(value, () =>
           deps.usersRepo.updateChannel(tx, channelId, {
@@ -152,6 +165,8 @@ export function createContactChannelService(deps: {
             isPrimary,
           }),
         );
+        if (after.isPrimary && (!before.isPrimary || before.normalized !== after.normalized))
+          await emailChanged(tx, projectId, userId, before.isPrimary ? before.value : demoted, after.value);
         if (before.isPrimary || after.isPrimary) await userUpdated(tx, projectId, userId);
         return after;
       });

@@ -45,6 +45,12 @@ const SAMPLE_VARIABLES: Record<EmailTemplateType, Record<string, string>> = {
   },
   // The sign-in invitation is sent with an empty team name (§5.2), so the preview shows it that way.
   sign_in_invitation: { signInInvitationLink: `${SAMPLE_HANDLER}/sign-in`, teamDisplayName: "" },
+  new_device_notice: {
+    time: "Tue, 01 Dec 2026 09:30:00 GMT",
+    browser: "Firefox",
+    os: "Linux",
+    ip: "203.0.113.7",
+  },
 };
 
 /** A test e-mail answers within the request, so it gets far less time than the worker's sends. */

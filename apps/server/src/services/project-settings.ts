@@ -11,6 +11,7 @@ import {
   type ProjectConfigUpdate,
   SHARED_OAUTH_PROVIDER_IDS,
   STANDARD_OAUTH_PROVIDER_IDS,
+  TURNSTILE_SCRIPT_URL,
 } from "@gatehouse/contract";
 import type { ProjectRow } from "../db/projects-repo.ts";
 import { isSystemPermission } from "./permissions.ts";
@@ -127,7 +128,10 @@ export function projectClientView(project: ProjectRow): ProjectClientView {
       domains: c.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path })),
       // Only when on, so pages know to render the widget; the site key is public by design, the secret never here.
       ...(c.bot_protection && c.bot_protection !== "off"
-        ? { bot_challenge_site_key: c.bot_protection_site_key ?? null }
+        ? {
+            bot_challenge_site_key: c.bot_protection_site_key ?? null,
+            bot_challenge_script_url: c.bot_protection_script_url ?? TURNSTILE_SCRIPT_URL,
+          }
         : {}),
     },
   };
@@ -180,6 +184,7 @@ export function projectAdminView(
       audit_log_webhooks: c.audit_log_webhooks === true,
       // On unless turned off, also for projects stored before the setting existed.
       new_device_notice_enabled: c.new_device_notice_enabled !== false,
+      bot_protection_script_url: c.bot_protection_script_url ?? null,
     },
     production_mode_errors: productionModeErrors(c),
   };

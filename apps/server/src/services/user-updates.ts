@@ -107,10 +107,18 @@ async function conflictError(error: unknown, recheck: () => Promise<void>): Prom
   return error;
 }
 
-/** The audit entries a user update makes: password, second factor and ban changes (issue 21). */
+/** The audit entries a user update makes: e-mail, password, second factor and ban changes (issue 21). */
 function auditRecords(user: UserRecord, input: UserUpdate, passwordChanged: boolean): AuditRecord[] {
   const target = { type: "user", id: user.id };
   const records: AuditRecord[] = [];
+  const before = user.primaryEmail?.value ?? null;
+  // The addresses themselves: "changed to what" is the question a reviewer of an account takeover asks next.
+  if (input.primary_email !== undefined && input.primary_email?.toLowerCase() !== before?.toLowerCase())
+    records.push({
+      type: "user.email_changed",
+      target,
+      details: { from: before, to: input.primary_email, via: "user_update" },
+    });
   if (passwordChanged) records.push({ type: "password.changed", target, details: { via: "user_update" } });
   if (input.totp_secret_base64 !== undefined)
     records.push({

@@ -1,8 +1,7 @@
 // Bot protection (issue 21 item 2) against a local Turnstile siteverify server: a passing token, a failing one, a
 // verifier that does not answer in time, a replayed token (refused by us even when the verifier would accept it), a
 // missing token, the `suspicious` mode that asks only IPs with many failures, and the secret stored sealed.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { TURNSTILE_SCRIPT_URL } from "@gatehouse/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../logger.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
@@ -15,51 +14,17 @@ import {
   uniqueEmail,
   uniqueIp,
 } from "../testing/test-server.ts";
+import { startTurnstilePeer, type TurnstilePeer } from "../testing/turnstile-peer.ts";
 import { createBotChallenge } from "./bot-challenge.ts";
 
 const SECRET = "0x4AAAAAAAtest-secret";
 const PASSWORD = "correct horse battery";
-type Verification = { secret: string | null; response: string | null; remoteip: string | null };
-
-/** Turnstile's siteverify: `pass-*` tokens succeed once (then `timeout-or-duplicate`), `slow-*` answer after 4 s. */
-async function startSiteverify(seen: Verification[], opts: { remembers: boolean }): Promise<Server> {
-  const used = new Set<string>();
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (chunk) => {
-      raw += chunk;
-    });
-    req.on("end", () => {
-      const form = new URLSearchParams(raw);
-      const v = {
-        secret: form.get("secret"),
-        response: form.get("response"),
-        remoteip: form.get("remoteip"),
-      };
-      seen.push(v);
-      const token = v.response ?? "";
-      const answer = (success: boolean, codes: string[] = []) =>
-        res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ success, "error-codes": codes }));
-      if (v.secret !== SECRET) return answer(false, ["invalid-input-secret"]);
-      if (token.startsWith("slow-")) return setTimeout(() => answer(true), 4000);
-      if (!token.startsWith("pass-")) return answer(false, ["invalid-input-response"]);
-      if (opts.remembers && used.has(token)) return answer(false, ["timeout-or-duplicate"]);
-      used.add(token);
-      answer(true);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
-
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`;
+const urlOf = (peer: TurnstilePeer) => peer.siteverifyUrl;
 
 let server: TestServer;
 let keys: ProjectKeys;
-let verifier: Server;
-const seen: Verification[] = [];
+let verifier: TurnstilePeer;
+let seen: TurnstilePeer["seen"];
 const post = jsonPost(() => ({ server, keys }));
 
 const configure = (config: Record<string, unknown>) =>
@@ -90,7 +55,8 @@ beforeAll(async () => {
       },
     })
   ).keys;
-  verifier = await startSiteverify(seen, { remembers: true });
+  verifier = await startTurnstilePeer({ secret: SECRET, remembers: true });
+  seen = verifier.seen;
   // A shorter timeout than the default 5 s, so the slow verifier's case is quick; the verifier shares this process.
   server.deps.botChallenge = createBotChallenge({
     secrets: server.deps.projectSecrets,
@@ -100,8 +66,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  verifier.closeAllConnections();
-  await new Promise((resolve) => verifier.close(resolve));
+  await verifier.close();
   await server.deps.emailWorker.stop();
   await server.close();
 });
@@ -121,7 +86,14 @@ describe("bot protection: always", () => {
       await server.request("/api/v1/projects/current", { headers: accessHeaders("client", keys) }),
     );
     expect(view.config.bot_challenge_site_key).toBe("0x4AAAAAAAsite");
+    expect(view.config.bot_challenge_script_url).toBe(TURNSTILE_SCRIPT_URL);
     expect(JSON.stringify(view)).not.toContain(SECRET);
+    // Another widget script (a self-hosted copy, a test's) when the project names one.
+    expect((await configure({ bot_protection_script_url: verifier.scriptUrl })).status).toBe(200);
+    const named = await expectJson<{ config: Record<string, unknown> }>(
+      await server.request("/api/v1/projects/current", { headers: accessHeaders("client", keys) }),
+    );
+    expect(named.config.bot_challenge_script_url).toBe(verifier.scriptUrl);
   });
 
   it("lets a passing token through and sends the verifier the secret, token and client IP", async () => {
@@ -160,14 +132,13 @@ describe("bot protection: always", () => {
     await expectJson(await signUp({ bot_challenge_token: "pass-2" }));
     await expectKnownError(await signUp({ bot_challenge_token: "pass-2" }), "BOT_CHALLENGE_FAILED");
 
-    const forgetful = await startSiteverify([], { remembers: false });
-    const forgetfulSeen: Verification[] = [];
-    forgetful.on("request", () => forgetfulSeen.push({ secret: null, response: null, remoteip: null }));
+    const forgetful = await startTurnstilePeer({ secret: SECRET, remembers: false });
+    const forgetfulSeen = forgetful.seen;
     expect((await configure({ bot_protection_verify_url: urlOf(forgetful) })).status).toBe(200);
     await expectJson(await signUp({ bot_challenge_token: "pass-3" }));
     await expectKnownError(await signUp({ bot_challenge_token: "pass-3" }), "BOT_CHALLENGE_FAILED");
     expect(forgetfulSeen).toHaveLength(1);
-    await new Promise((resolve) => forgetful.close(resolve));
+    await forgetful.close();
     expect((await configure({ bot_protection_verify_url: urlOf(verifier) })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 // The new-device notice over a real SMTP peer: a new device e-mails once, a known one never, an opted-out project
-// never, and the sign-in that follows a sign-up is not new; plus the device and network keys it compares.
+// never, and the sign-in that follows a sign-up is not new; an edited `new_device_notice` template is the one sent;
+// plus the device and network keys it compares.
 
 import { SUPPORTED_LOCALES } from "@gatehouse/contract/locales";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +105,39 @@ describe("new-device notice", () => {
     await signUp(optedOut, email, FIREFOX_LINUX, "203.0.113.7");
     await signIn(optedOut, email, SAFARI_MAC, "198.51.100.20");
     expect(await notices(email)).toEqual([]);
+  });
+
+  it("sends the project's edited template, with the variables the templates API lists for it", async () => {
+    const admin = { ...accessHeaders("admin", notifying), "content-type": "application/json" };
+    const listed = await server.request("/api/v1/email-templates/new_device_notice", { headers: admin });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { is_default: boolean }).is_default).toBe(true);
+    const edit = (body: unknown) =>
+      server.request("/api/v1/email-templates/new_device_notice", {
+        method: "PATCH",
+        headers: admin,
+        body: JSON.stringify(body),
+      });
+    // A variable the type does not have is refused on save.
+    expect((await edit({ subject: "{{ magicLink }}" })).status).toBe(400);
+    expect(
+      (
+        await edit({
+          subject: "{{ projectDisplayName }}: was it you?",
+          content: "<p>{{ userDisplayName }}, {{ browser }} on {{ os }} from {{ ip }} at {{ time }}.</p>",
+        })
+      ).status,
+    ).toBe(200);
+    const email = "edited@example.com";
+    await signUp(notifying, email, FIREFOX_LINUX, "203.0.113.7");
+    await signIn(notifying, email, SAFARI_MAC, "198.51.100.20");
+    expect(await notices(email)).toEqual(["Acme: was it you?"]);
+    expect(peer.to(email)[0]?.mail.text).toMatch(/Safari on macOS from 198\.51\.100\.20 at \w{3}, /);
+    const reset = await server.request("/api/v1/email-templates/new_device_notice", {
+      method: "DELETE",
+      headers: admin,
+    });
+    expect(reset.status).toBe(200);
   });
 
   it("shows the setting on in the admin view by default", async () => {

@@ -1,36 +1,25 @@
 // New-device notice (issue 21): a sign-in from a browser, OS and IP network the user has not signed in from before
-// e-mails them "New sign-in to <project>", through the e-mail outbox in the sign-in's own transaction.
+// e-mails them "New sign-in to <project>", through the e-mail outbox in the sign-in's own transaction. The e-mail is the
+// `new_device_notice` template type: the project's edited one, else the default in the user's language.
 import { isIPv4, isIPv6 } from "node:net";
-import { isRightToLeft, pickLocale, storedLocale } from "@gatehouse/contract/locales";
+import { storedLocale } from "@gatehouse/contract/locales";
 import Bowser from "bowser";
 import { eq, sql } from "drizzle-orm";
 import type { AuditScope } from "../audit/scope.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import type { Db } from "../db/client.ts";
+import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
 import { knownDevices, projects } from "../db/schema.ts";
 import type { UserRecord } from "../db/users-repo.ts";
-import { NEW_DEVICE_TEXTS } from "../email/new-device-texts.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
-import { type EmailTemplate, renderTemplate } from "../email/templates.ts";
+import { defaultEmailTemplates, type EmailTemplate, renderTemplate } from "../email/templates.ts";
 
 export const NEW_DEVICE_TEMPLATE_TYPE = "new_device_notice";
 
-/** The notice in the recipient's language; `{{ name }}` placeholders are filled (and HTML-escaped) by renderTemplate. */
+/** The default notice in the recipient's language; `{{ name }}` placeholders are filled (and HTML-escaped) on render. */
 export function newDeviceTemplate(lang?: string | null): EmailTemplate {
-  const locale = pickLocale([lang]);
-  const t = NEW_DEVICE_TEXTS[locale];
-  return {
-    subject: t.subject,
-    content: [
-      `<div lang="${locale}" dir="${isRightToLeft(locale) ? "rtl" : "ltr"}">`,
-      `<h1>${t.subject}</h1>`,
-      `<p>${t.line}</p>`,
-      `<p>${t.time}: {{ time }}<br>${t.browser}: {{ browser }}<br>${t.os}: {{ os }}<br>${t.ip}: {{ ip }}</p>`,
-      `<p>${t.advice}</p>`,
-      "</div>",
-    ].join("\n"),
-  };
+  return defaultEmailTemplates(lang).new_device_notice;
 }
 
 /**
@@ -66,6 +55,7 @@ export function deviceOf(userAgent: string | null): { browser: string; os: strin
 }
 
 export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditScope; clock: Clock }) {
+  const templates = createEmailTemplatesRepo();
   return {
     /**
      * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
@@ -96,9 +86,11 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
         .from(projects)
         .where(eq(projects.id, user.projectId));
       if (!project || project.config.new_device_notice_enabled === false) return;
+      // An edited template is written in the project's own language; the default is in the user's stored language,
+      // else the project's default, else English (as services/emails.ts picks).
+      const edited = await templates.find(tx, user.projectId, NEW_DEVICE_TEMPLATE_TYPE);
       const rendered = renderTemplate(
-        // The user's stored language, else the project's default, else English (as services/emails.ts picks).
-        newDeviceTemplate(storedLocale(user.clientMetadata) ?? project.config.default_language),
+        edited ?? newDeviceTemplate(storedLocale(user.clientMetadata) ?? project.config.default_language),
         {
           projectDisplayName: project.displayName,
           userDisplayName: user.displayName ?? "",

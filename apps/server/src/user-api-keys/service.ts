@@ -134,7 +134,12 @@ export function createOwnedApiKeyService(deps: {
         await deps.audit.record(tx, actor.project.id, {
           type: "api_key.created",
           target: { type: `${type}_api_key`, id },
-          details: { owner_id: input.ownerId, description: input.description, is_public: isPublic },
+          details: {
+            owner_id: input.ownerId,
+            ...(type === "team" ? { team_id: input.ownerId } : {}),
+            description: input.description,
+            is_public: isPublic,
+          },
         });
         return repo.insert(tx, {
           id,
@@ -179,7 +184,7 @@ export function createOwnedApiKeyService(deps: {
           await deps.audit.record(tx, actor.project.id, {
             type: "api_key.revoked",
             target: { type: `${type}_api_key`, id },
-            details: { owner_id: row.userId ?? row.teamId },
+            details: { owner_id: row.userId ?? row.teamId, ...(row.teamId ? { team_id: row.teamId } : {}) },
           });
         }
         return row;

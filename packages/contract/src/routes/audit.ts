@@ -27,6 +27,8 @@ export const AUDIT_EVENT_TYPES = [
   "sso_connection.created",
   "sso_connection.updated",
   "sso_connection.deleted",
+  /** A user's primary e-mail address changed (the user update, or a contact channel made or changed as primary). */
+  "user.email_changed",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
@@ -66,6 +68,8 @@ const auditFilterFields = {
   actor_type: z.enum(AUDIT_ACTOR_TYPES).optional(),
   actor_id: z.string().min(1).max(256).optional(),
   target_id: z.string().min(1).max(256).optional(),
+  /** [GO] Entries about a team: its members' permissions, its SSO connections, its API keys. */
+  team_id: z.string().min(1).max(256).optional(),
   /** Inclusive lower and exclusive upper bound of the entries' time. */
   from_millis: millis.optional(),
   to_millis: millis.optional(),

@@ -12,6 +12,8 @@ export const EMAIL_TEMPLATE_TYPES = [
   "magic_link",
   "team_invitation",
   "sign_in_invitation",
+  /** [GO] The notice of a sign-in from a new device (issue 21); Stack has no such template. */
+  "new_device_notice",
 ] as const;
 
 export type EmailTemplateType = (typeof EMAIL_TEMPLATE_TYPES)[number];

@@ -115,6 +115,9 @@ const oauthAccountMergeStrategySchema = z.enum(["link_method", "raise_error", "a
  * the range service's base (`null`: HIBP's). `password_min_strength`: the lowest zxcvbn score (0-4) accepted, `null`
  * for no strength estimation. `access_token_claims`: the project's claim template (schemas/token-claims.ts).
  */
+/** Cloudflare Turnstile's widget script, which our pages load unless the project names another. */
+export const TURNSTILE_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js";
+
 const passwordBreachCheckSchema = z.enum(["off", "list", "range"]);
 const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 const trustFields = {
@@ -165,6 +168,8 @@ export const projectConfigSchema = z.strictObject({
   audit_log_webhooks: z.boolean().optional(),
   /** [GO] Whether a sign-in from a device the user has not used before e-mails them; absent: on. */
   new_device_notice_enabled: z.boolean().optional(),
+  /** [GO] Where our pages load the challenge widget's script from; null or absent: Cloudflare's Turnstile. */
+  bot_protection_script_url: httpUrlSchema.nullable().optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -240,6 +245,7 @@ export const projectConfigUpdateSchema = z.strictObject({
   audit_log_retention_days: auditRetentionSchema.optional(),
   audit_log_webhooks: z.boolean().optional(),
   new_device_notice_enabled: z.boolean().optional(),
+  bot_protection_script_url: httpUrlSchema.nullable().optional(),
 });
 
 export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
@@ -288,6 +294,8 @@ export const projectClientViewSchema = z
       domains: z.array(domainView),
       /** [GO] The Turnstile site key our pages render the widget with; null when bot protection is off. */
       bot_challenge_site_key: z.string().nullable().optional(),
+      /** [GO] The widget script our pages load while bot protection is on (Turnstile's API: `turnstile.render`). */
+      bot_challenge_script_url: z.string().optional(),
     }),
   })
   .meta({ id: "ProjectClientView" });
@@ -348,6 +356,7 @@ export const projectAdminViewSchema = z
       audit_log_retention_days: auditRetentionSchema,
       audit_log_webhooks: z.boolean(),
       new_device_notice_enabled: z.boolean(),
+      bot_protection_script_url: httpUrlSchema.nullable(),
     }),
     production_mode_errors: z.array(z.string()),
   })

@@ -37,6 +37,10 @@ export const de: LocaleTable = {
   "auth.passwordsDoNotMatch": "Die Passwörter stimmen nicht überein.",
   "auth.passwordTooShort": "Passwort zu kurz. Es muss mindestens {n} Zeichen lang sein.",
   "auth.passwordTooLong": "Passwort zu lang. Es darf höchstens {n} Zeichen lang sein.",
+  "auth.botChallenge.label": "Prüfung, dass Sie ein Mensch sind",
+  "auth.botChallenge.required": "Bitte schließen Sie zuerst die Prüfung ab, dass Sie ein Mensch sind.",
+  "auth.botChallenge.failed":
+    "Die Prüfung, dass Sie ein Mensch sind, ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
   "auth.passwordBreached":
     "Dieses Passwort ist in einem Datenleck aufgetaucht. Bitte wählen Sie ein anderes.",
   "auth.passwordTooWeak":

@@ -37,6 +37,10 @@ export const es: LocaleTable = {
   "auth.passwordsDoNotMatch": "Las contraseñas no coinciden.",
   "auth.passwordTooShort": "La contraseña es demasiado corta. La longitud mínima es {n}.",
   "auth.passwordTooLong": "La contraseña es demasiado larga. La longitud máxima es {n}.",
+  "auth.botChallenge.label": "Comprobación de que eres una persona",
+  "auth.botChallenge.required": "Completa primero la comprobación de que eres una persona.",
+  "auth.botChallenge.failed":
+    "La comprobación de que eres una persona no se ha superado. Inténtalo de nuevo.",
   "auth.passwordBreached": "Esta contraseña ha aparecido en una filtración de datos. Elige otra.",
   "auth.passwordTooWeak":
     "Esta contraseña es demasiado fácil de adivinar. Elige una más larga o menos predecible.",

@@ -37,6 +37,9 @@ export const fr: LocaleTable = {
   "auth.passwordsDoNotMatch": "Les mots de passe ne correspondent pas.",
   "auth.passwordTooShort": "Mot de passe trop court. Longueur minimale : {n}.",
   "auth.passwordTooLong": "Mot de passe trop long. Longueur maximale : {n}.",
+  "auth.botChallenge.label": "Vérification que vous êtes humain",
+  "auth.botChallenge.required": "Veuillez d'abord terminer la vérification que vous êtes humain.",
+  "auth.botChallenge.failed": "La vérification que vous êtes humain a échoué. Veuillez réessayer.",
   "auth.passwordBreached": "Ce mot de passe figure dans une fuite de données. Veuillez en choisir un autre.",
   "auth.passwordTooWeak":
     "Ce mot de passe est trop facile à deviner. Veuillez en choisir un plus long ou moins prévisible.",

@@ -37,6 +37,9 @@ export const it: LocaleTable = {
   "auth.passwordsDoNotMatch": "Le password non coincidono.",
   "auth.passwordTooShort": "Password troppo corta. La lunghezza minima è {n}.",
   "auth.passwordTooLong": "Password troppo lunga. La lunghezza massima è {n}.",
+  "auth.botChallenge.label": "Verifica che sei una persona",
+  "auth.botChallenge.required": "Completa prima la verifica che sei una persona.",
+  "auth.botChallenge.failed": "La verifica che sei una persona non è riuscita. Riprova.",
   "auth.passwordBreached": "Questa password è comparsa in una violazione di dati. Scegline un'altra.",
   "auth.passwordTooWeak":
     "Questa password è troppo facile da indovinare. Scegline una più lunga o meno prevedibile.",

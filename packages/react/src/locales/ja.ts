@@ -37,6 +37,9 @@ export const ja: LocaleTable = {
   "auth.passwordsDoNotMatch": "パスワードが一致しません。",
   "auth.passwordTooShort": "パスワードが短すぎます。{n} 文字以上にしてください。",
   "auth.passwordTooLong": "パスワードが長すぎます。{n} 文字以内にしてください。",
+  "auth.botChallenge.label": "人間であることの確認",
+  "auth.botChallenge.required": "先に人間であることの確認を完了してください。",
+  "auth.botChallenge.failed": "人間であることの確認に失敗しました。もう一度お試しください。",
   "auth.passwordBreached": "このパスワードはデータ漏洩で見つかっています。別のパスワードを選んでください。",
   "auth.passwordTooWeak":
     "このパスワードは推測されやすすぎます。より長い、または予測しにくいパスワードを選んでください。",

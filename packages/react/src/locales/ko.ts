@@ -37,6 +37,9 @@ export const ko: LocaleTable = {
   "auth.passwordsDoNotMatch": "비밀번호가 일치하지 않습니다.",
   "auth.passwordTooShort": "비밀번호가 너무 짧습니다. 최소 {n}자 이상이어야 합니다.",
   "auth.passwordTooLong": "비밀번호가 너무 깁니다. 최대 {n}자까지 가능합니다.",
+  "auth.botChallenge.label": "사람인지 확인",
+  "auth.botChallenge.required": "먼저 사람인지 확인을 완료하세요.",
+  "auth.botChallenge.failed": "사람인지 확인하지 못했습니다. 다시 시도하세요.",
   "auth.passwordBreached": "이 비밀번호는 데이터 유출에서 발견되었습니다. 다른 비밀번호를 선택하세요.",
   "auth.passwordTooWeak":
     "이 비밀번호는 너무 쉽게 추측됩니다. 더 길거나 예측하기 어려운 비밀번호를 선택하세요.",

@@ -37,6 +37,9 @@ export const nl: LocaleTable = {
   "auth.passwordsDoNotMatch": "De wachtwoorden komen niet overeen.",
   "auth.passwordTooShort": "Wachtwoord te kort. De minimale lengte is {n}.",
   "auth.passwordTooLong": "Wachtwoord te lang. De maximale lengte is {n}.",
+  "auth.botChallenge.label": "Controle dat u een mens bent",
+  "auth.botChallenge.required": "Rond eerst de controle af dat u een mens bent.",
+  "auth.botChallenge.failed": "De controle dat u een mens bent is mislukt. Probeer het opnieuw.",
   "auth.passwordBreached": "Dit wachtwoord is uitgelekt bij een datalek. Kies een ander wachtwoord.",
   "auth.passwordTooWeak":
     "Dit wachtwoord is te makkelijk te raden. Kies een langer of minder voorspelbaar wachtwoord.",

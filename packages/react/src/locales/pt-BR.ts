@@ -37,6 +37,9 @@ export const ptBR: LocaleTable = {
   "auth.passwordsDoNotMatch": "As senhas não coincidem.",
   "auth.passwordTooShort": "Senha muito curta. O tamanho mínimo é {n}.",
   "auth.passwordTooLong": "Senha muito longa. O tamanho máximo é {n}.",
+  "auth.botChallenge.label": "Verificação de que você é humano",
+  "auth.botChallenge.required": "Conclua primeiro a verificação de que você é humano.",
+  "auth.botChallenge.failed": "A verificação de que você é humano falhou. Tente novamente.",
   "auth.passwordBreached": "Esta senha apareceu em um vazamento de dados. Escolha outra.",
   "auth.passwordTooWeak":
     "Esta senha é fácil demais de adivinhar. Escolha uma mais longa ou menos previsível.",

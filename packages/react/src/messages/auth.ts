@@ -18,6 +18,9 @@ export const auth = {
   "auth.passwordsDoNotMatch": "Passwords do not match.",
   "auth.passwordTooShort": "Password too short. Minimum length is {n}.",
   "auth.passwordTooLong": "Password too long. Maximum length is {n}.",
+  "auth.botChallenge.label": "Check that you are human",
+  "auth.botChallenge.required": "Please complete the check that you are human first.",
+  "auth.botChallenge.failed": "The check that you are human did not pass. Please try it again.",
   "auth.passwordBreached": "This password has appeared in a data breach. Please choose a different one.",
   "auth.passwordTooWeak":
     "This password is too easy to guess. Please choose a longer or less predictable one.",

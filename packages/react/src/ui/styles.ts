@@ -59,6 +59,7 @@ ${DARK}  }
 .gh-root .gh-input:focus-visible, .gh-root .gh-button:focus-visible, .gh-root .gh-link:focus-visible,
 .gh-root .gh-menu-item:focus-visible { outline: 3px solid var(--gh-focus); outline-offset: 1px; }
 .gh-root .gh-field-error { color: var(--gh-danger); font-size: 13px; margin: 0; }
+.gh-root .gh-bot-challenge { border: 0; padding: 0; margin: 0; min-width: 0; }
 .gh-root .gh-button { font: inherit; font-weight: 550; cursor: pointer; border-radius: 8px; padding: 9px 14px;
   border: 1px solid var(--gh-border); background: var(--gh-surface); color: var(--gh-fg); display: inline-flex;
   align-items: center; justify-content: center; gap: 8px; text-decoration: none; }

@@ -31,6 +31,10 @@ export const TEMPLATE_TYPES: Record<string, { label: string; variables: string[]
     label: "Sign-in invitation",
     variables: ["projectDisplayName", "userDisplayName", "signInInvitationLink", "teamDisplayName"],
   },
+  new_device_notice: {
+    label: "New device",
+    variables: ["projectDisplayName", "userDisplayName", "time", "browser", "os", "ip"],
+  },
 };
 
 type Template = { type: string; subject: string; content: string; isDefault: boolean };

@@ -1,5 +1,5 @@
-// One team of the project: its name, members and their permissions, invitations, single sign-on, metadata as JSON,
-// and deletion.
+// One team of the project: its name, members and their permissions, invitations, single sign-on, its audit entries,
+// metadata as JSON, and deletion.
 // Each part reads on its own; every write re-reads the project's team reads and the user reads that show teams.
 import type { ServerTeam } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
@@ -9,6 +9,7 @@ import { ScreenHeader } from "../../layout.tsx";
 import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Link, navigate } from "../../router.tsx";
+import { AuditEntries } from "../audit-log.tsx";
 import { ConfirmButton, Part } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { focusFirst, MetadataEditors, When } from "../users/bricks.tsx";
@@ -76,6 +77,11 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
       <Panel title="SCIM provisioning">
         <Part label="SCIM tokens" reads={projectKey(project, "teams", team.id, "scim-tokens")}>
           <TeamScimTokens {...props} />
+        </Part>
+      </Panel>
+      <Panel title={t("audit.team")}>
+        <Part label={t("audit.part")}>
+          <AuditEntries project={project} filters={{ teamId: team.id }} />
         </Part>
       </Panel>
       <Panel title={t("team.metadata")}>

@@ -31,7 +31,7 @@ export const usersChanged = (project: { id: string }) =>
 const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
 /** One metadata field as JSON in a textarea: invalid JSON is refused in place and nothing is sent. */
-function JsonEditor({
+export function JsonEditor({
   label,
   submit,
   hint,

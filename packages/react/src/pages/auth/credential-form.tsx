@@ -5,6 +5,7 @@ import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Link } from "../../ui/primitives.tsx";
 import { useAction } from "../../ui/use-action.ts";
+import { BOT_CHALLENGE_ERROR_TEXTS, useBotChallenge } from "./bot-challenge.tsx";
 import { EmailField, NewPasswordFields, PasswordField, SubmitWithError } from "./fields.tsx";
 import {
   checkEmail,
@@ -17,8 +18,9 @@ import {
   useFocusInvalid,
 } from "./shared.ts";
 
+const SIGN_IN_TEXTS = { ...SIGN_IN_ERROR_TEXTS, ...BOT_CHALLENGE_ERROR_TEXTS };
 const SIGN_UP_ERROR_TEXTS = {
-  ...SIGN_IN_ERROR_TEXTS,
+  ...SIGN_IN_TEXTS,
   ...PASSWORD_ERROR_TEXTS,
   USER_EMAIL_ALREADY_EXISTS: "auth.emailExists",
 } as const;
@@ -42,17 +44,24 @@ export function CredentialForm({
   const signUp = type === "sign-up";
   // After a sign-up the server has mailed a verification link: say so while the page moves on to the app.
   const [verificationSentTo, setVerificationSentTo] = useState<string | null>(null);
+  const bot = useBotChallenge();
 
   const { run, pending, error } = useAction(
     async () => {
-      const credentials = { email: email.trim(), password: signUp ? newPassword.password : password };
-      const result = signUp
-        ? await app.signUpWithCredential(credentials)
-        : await app.signInWithCredential(credentials);
+      const credentials = {
+        email: email.trim(),
+        password: signUp ? newPassword.password : password,
+        botChallenge: bot.answer(),
+      };
+      // The token passes once: whatever the answer, a retry needs a new one.
+      const result = await (signUp
+        ? app.signUpWithCredential(credentials)
+        : app.signInWithCredential(credentials)
+      ).finally(bot.used);
       finishOrMfa(result, onMfa);
       if (signUp) setVerificationSentTo(credentials.email);
     },
-    signUp ? SIGN_UP_ERROR_TEXTS : SIGN_IN_ERROR_TEXTS,
+    signUp ? SIGN_UP_ERROR_TEXTS : SIGN_IN_TEXTS,
   );
 
   const submit = (event: FormEvent) => {
@@ -65,7 +74,7 @@ export function CredentialForm({
       focusInvalid();
       return;
     }
-    void run();
+    if (bot.ready()) void run();
   };
 
   return (
@@ -88,6 +97,7 @@ export function CredentialForm({
           </div>
         </>
       )}
+      {bot.element}
       {verificationSentTo && (
         <Alert kind="success">{t("polish.signUp.verificationSent", { email: verificationSentTo })}</Alert>
       )}

@@ -5,11 +5,13 @@ import { useTranslation } from "../../i18n.ts";
 import { useStackApp } from "../../provider.tsx";
 import { Alert, Field, LinkButton } from "../../ui/primitives.tsx";
 import { type ErrorTexts, useAction } from "../../ui/use-action.ts";
+import { BOT_CHALLENGE_ERROR_TEXTS, useBotChallenge } from "./bot-challenge.tsx";
 import { EmailField, SubmitWithError, useEmailForm } from "./fields.tsx";
 import { finishOrMfa, SIGN_IN_ERROR_TEXTS } from "./shared.ts";
 
 const SEND_ERROR_TEXTS: ErrorTexts = {
   ...SIGN_IN_ERROR_TEXTS,
+  ...BOT_CHALLENGE_ERROR_TEXTS,
   USER_EMAIL_ALREADY_EXISTS: "auth.emailExistsUnverified",
 };
 
@@ -26,9 +28,11 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
   const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
   const [otp, setOtp] = useState("");
   const [otpError, setOtpError] = useState<string | null>(null);
+  const bot = useBotChallenge();
 
   const send = useAction(async (address: string) => {
-    const result = await app.sendMagicLinkEmail(address);
+    // The token passes once: whatever the answer, another send needs a new one.
+    const result = await app.sendMagicLinkEmail(address, { botChallenge: bot.answer() }).finally(bot.used);
     if (result.status === "error") throw result.error;
     setOtp("");
     setOtpError(null);
@@ -40,7 +44,7 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
   }, CODE_TEXTS);
 
   const { formRef, focusInvalid, submitEmail, emailField } = useEmailForm(
-    (address) => void send.run(address),
+    (address) => bot.ready() && void send.run(address),
   );
 
   const submitCode = (event: FormEvent) => {
@@ -80,6 +84,7 @@ export function MagicLinkForm({ onMfa }: { onMfa: (attemptCode: string) => void 
   return (
     <form ref={formRef} className="gh-stack" noValidate onSubmit={submitEmail}>
       <EmailField {...emailField} />
+      {bot.element}
       <SubmitWithError error={send.error} pending={send.pending}>
         {t("auth.magicLink.send")}
       </SubmitWithError>

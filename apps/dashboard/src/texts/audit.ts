@@ -1,0 +1,30 @@
+// Texts of the audit log: the project screen, and the entries on a user's and a team's page, in every locale (see
+// rows.ts). Entry types stay as the API names them (`user.email_changed`): they are what a filter or an export says.
+import type { Row } from "./rows.ts";
+
+// biome-ignore format: a row per text keeps its locales side by side
+export const AUDIT_ROWS = {
+  "audit.intro": ["Sign-ins, changes to users, keys, permissions and settings, with who made them and from where.", "Anmeldungen, Änderungen an Benutzern, Schlüsseln, Berechtigungen und Einstellungen, mit Urheber und Herkunft.", "Connexions, modifications des utilisateurs, clés, permissions et réglages, avec leur auteur et leur provenance.", "Inicios de sesión y cambios en usuarios, claves, permisos y ajustes, con quién los hizo y desde dónde.", "Logins e alterações em usuários, chaves, permissões e configurações, com quem as fez e de onde.", "Accessi e modifiche a utenti, chiavi, permessi e impostazioni, con chi li ha fatti e da dove.", "サインインと、ユーザー・キー・権限・設定の変更を、誰がどこから行ったかとともに表示します。", "로그인과 사용자·키·권한·설정 변경을 누가 어디서 했는지와 함께 보여 줍니다.", "登录以及对用户、密钥、权限和设置的更改，附带操作者和来源。", "登入以及對使用者、金鑰、權限和設定的變更，附帶操作者和來源。", "Aanmeldingen en wijzigingen aan gebruikers, sleutels, rechten en instellingen, met wie ze deed en vanwaar.", "Logowania i zmiany użytkowników, kluczy, uprawnień i ustawień, z autorem i miejscem pochodzenia.", "عمليات تسجيل الدخول والتغييرات على المستخدمين والمفاتيح والأذونات والإعدادات، مع من أجراها ومن أين."],
+  "audit.filters": ["Audit log filters", "Filter des Audit-Logs", "Filtres du journal d’audit", "Filtros del registro de auditoría", "Filtros do log de auditoria", "Filtri del registro di controllo", "監査ログの絞り込み", "감사 로그 필터", "审计日志筛选", "稽核日誌篩選", "Filters van het auditlogboek", "Filtry dziennika audytu", "عوامل تصفية سجل التدقيق"],
+  "audit.type": ["Type", "Typ", "Type", "Tipo", "Tipo", "Tipo", "種類", "유형", "类型", "類型", "Type", "Typ", "النوع"],
+  "audit.any": ["Any", "Alle", "Tous", "Cualquiera", "Qualquer", "Qualsiasi", "すべて", "전체", "任意", "任何", "Alle", "Dowolny", "أي نوع"],
+  "audit.actorId": ["Actor id", "Akteur-ID", "Id de l’auteur", "Id del actor", "Id do autor", "Id dell’autore", "実行者 ID", "행위자 ID", "操作者 ID", "操作者 ID", "Id van de actor", "Id wykonawcy", "معرّف المنفّذ"],
+  "audit.targetId": ["Target id", "Ziel-ID", "Id de la cible", "Id del objetivo", "Id do alvo", "Id della destinazione", "対象 ID", "대상 ID", "目标 ID", "目標 ID", "Id van het doel", "Id celu", "معرّف الهدف"],
+  "audit.part": ["audit entries", "Audit-Einträge", "entrées d’audit", "entradas de auditoría", "entradas de auditoria", "voci di controllo", "監査エントリ", "감사 항목", "审计条目", "稽核項目", "auditvermeldingen", "wpisy audytu", "إدخالات التدقيق"],
+  "audit.none": ["No entries.", "Keine Einträge.", "Aucune entrée.", "No hay entradas.", "Nenhuma entrada.", "Nessuna voce.", "エントリはありません。", "항목이 없습니다.", "没有条目。", "沒有項目。", "Geen vermeldingen.", "Brak wpisów.", "لا توجد إدخالات."],
+  "audit.table": ["Audit log entries", "Einträge des Audit-Logs", "Entrées du journal d’audit", "Entradas del registro de auditoría", "Entradas do log de auditoria", "Voci del registro di controllo", "監査ログのエントリ", "감사 로그 항목", "审计日志条目", "稽核日誌項目", "Vermeldingen van het auditlogboek", "Wpisy dziennika audytu", "إدخالات سجل التدقيق"],
+  "audit.time": ["Time", "Zeit", "Heure", "Hora", "Hora", "Ora", "日時", "시간", "时间", "時間", "Tijd", "Czas", "الوقت"],
+  "audit.actor": ["Actor", "Akteur", "Auteur", "Actor", "Autor", "Autore", "実行者", "행위자", "操作者", "操作者", "Actor", "Wykonawca", "المنفّذ"],
+  "audit.target": ["Target", "Ziel", "Cible", "Objetivo", "Alvo", "Destinazione", "対象", "대상", "目标", "目標", "Doel", "Cel", "الهدف"],
+  "audit.ip": ["IP address", "IP-Adresse", "Adresse IP", "Dirección IP", "Endereço IP", "Indirizzo IP", "IP アドレス", "IP 주소", "IP 地址", "IP 位址", "IP-adres", "Adres IP", "عنوان IP"],
+  "audit.details": ["Details", "Details", "Détails", "Detalles", "Detalhes", "Dettagli", "詳細", "세부 정보", "详情", "詳細資料", "Details", "Szczegóły", "التفاصيل"],
+  "audit.older": ["Older entries", "Ältere Einträge", "Entrées plus anciennes", "Entradas anteriores", "Entradas mais antigas", "Voci meno recenti", "以前のエントリ", "이전 항목", "更早的条目", "較早的項目", "Oudere vermeldingen", "Starsze wpisy", "إدخالات أقدم"],
+  "audit.actor.user": ["User", "Benutzer", "Utilisateur", "Usuario", "Usuário", "Utente", "ユーザー", "사용자", "用户", "使用者", "Gebruiker", "Użytkownik", "مستخدم"],
+  "audit.actor.server_key": ["Server key", "Serverschlüssel", "Clé serveur", "Clave de servidor", "Chave de servidor", "Chiave server", "サーバーキー", "서버 키", "服务器密钥", "伺服器金鑰", "Serversleutel", "Klucz serwera", "مفتاح الخادم"],
+  "audit.actor.admin_key": ["Admin key", "Admin-Schlüssel", "Clé d’administration", "Clave de administración", "Chave de administrador", "Chiave di amministrazione", "管理キー", "관리자 키", "管理密钥", "管理金鑰", "Beheersleutel", "Klucz administratora", "مفتاح المسؤول"],
+  "audit.actor.admin_token": ["Dashboard operator", "Dashboard-Betreiber", "Opérateur du tableau de bord", "Operador del panel", "Operador do painel", "Operatore della dashboard", "ダッシュボードの運用者", "대시보드 운영자", "控制台操作员", "控制台操作員", "Dashboardbeheerder", "Operator panelu", "مشغّل لوحة التحكم"],
+  "audit.actor.anonymous": ["Not signed in", "Nicht angemeldet", "Non connecté", "Sin sesión", "Sem login", "Non connesso", "未サインイン", "로그인 안 함", "未登录", "未登入", "Niet aangemeld", "Niezalogowany", "غير مسجّل الدخول"],
+  "audit.actor.system": ["Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse", "Gatehouse"],
+  "audit.userAgent": ["Browser: {agent}", "Browser: {agent}", "Navigateur : {agent}", "Navegador: {agent}", "Navegador: {agent}", "Browser: {agent}", "ブラウザー: {agent}", "브라우저: {agent}", "浏览器：{agent}", "瀏覽器：{agent}", "Browser: {agent}", "Przeglądarka: {agent}", "المتصفح: {agent}"],
+  "audit.team": ["Team activity", "Team-Aktivität", "Activité de l’équipe", "Actividad del equipo", "Atividade da equipe", "Attività del team", "チームのアクティビティ", "팀 활동", "团队活动", "團隊活動", "Teamactiviteit", "Aktywność zespołu", "نشاط الفريق"],
+} satisfies Record<string, Row>;

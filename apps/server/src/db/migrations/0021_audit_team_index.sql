@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_project_team_idx" ON "audit_log" USING btree ("project_id",("details" ->> 'team_id'),"created_at","id") WHERE "audit_log"."details" ? 'team_id';
