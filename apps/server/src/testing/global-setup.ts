@@ -1,16 +1,39 @@
 // Vitest global setup: migrates one template database per run (PGlite dump file, or a PostgreSQL template
 // database when the project runs against DATABASE_URL) and tells the test workers where it is.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { dumpPglite, openPglite, openPostgres } from "../db/client.ts";
+import { buildCompiledServer, COMPILED_CLI_ENV, COMPILED_SERVER_ENV } from "./compiled-server.ts";
 import { adminQuery, withDatabase } from "./test-database.ts";
 
+/**
+ * The server and CLI compiled once for the whole run (every project's setup calls this; the first one builds). The
+ * variables reach the test workers, which vitest starts after the global setups, and the servers they spawn.
+ */
+async function compileServerOnce(): Promise<(() => Promise<void>) | undefined> {
+  const built = process.env[COMPILED_SERVER_ENV];
+  if (built && existsSync(built)) return undefined;
+  const serverDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const outDir = join(serverDir, ".test-build", randomBytes(6).toString("hex"));
+  const { server, cli } = await buildCompiledServer(outDir);
+  process.env[COMPILED_SERVER_ENV] = server;
+  process.env[COMPILED_CLI_ENV] = cli;
+  return () => rm(outDir, { recursive: true, force: true });
+}
+
 export default async function setup(project: TestProject) {
-  // Every project but pglite (postgres, and chaos, which restarts the server) runs on PostgreSQL.
-  if (project.name !== "pglite") {
+  const removeCompiled = await compileServerOnce();
+  const teardowns: (() => Promise<unknown>)[] = removeCompiled ? [removeCompiled] : [];
+  const teardown = async () => {
+    for (const step of teardowns) await step();
+  };
+  // The postgres and chaos (which restarts the server) projects run on PostgreSQL; the others on PGlite.
+  if (project.name === "postgres" || project.name === "chaos") {
     const adminUrl = process.env.DATABASE_URL;
     if (!adminUrl) throw new Error("The postgres test project needs DATABASE_URL");
     const templateName = `gatehouse_template_${randomBytes(6).toString("hex")}`;
@@ -19,7 +42,8 @@ export default async function setup(project: TestProject) {
     await template.migrate();
     await template.close();
     project.provide("testDbTemplate", { kind: "postgres", adminUrl, templateName });
-    return () => adminQuery(adminUrl, `drop database if exists ${templateName} with (force)`);
+    teardowns.push(() => adminQuery(adminUrl, `drop database if exists ${templateName} with (force)`));
+    return teardown;
   }
   const database = await openPglite();
   await database.migrate();
@@ -27,5 +51,6 @@ export default async function setup(project: TestProject) {
   await writeFile(dumpFile, Buffer.from(await (await dumpPglite(database)).arrayBuffer()));
   await database.close();
   project.provide("testDbTemplate", { kind: "pglite", dumpFile });
-  return () => rm(dumpFile, { force: true });
+  teardowns.push(() => rm(dumpFile, { force: true }));
+  return teardown;
 }

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { COMPILED_SERVER_ENV } from "./compiled-server.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
 
@@ -50,9 +51,12 @@ export function spawnServer(
   const fromRepository = typeof script === "string";
   // An artifact runs as an operator runs it: plain node, no loader a parent's NODE_OPTIONS might bring.
   if (!fromRepository) delete parentEnv.NODE_OPTIONS;
-  const [args, cwd] = fromRepository
-    ? [["--conditions=gatehouse-source", "--import", "tsx", script], repoRoot]
-    : [["server.js"], script.artifactDir];
+  const compiled = script === "apps/server/src/main.ts" ? process.env[COMPILED_SERVER_ENV] : undefined;
+  const [args, cwd] = !fromRepository
+    ? [["server.js"], script.artifactDir]
+    : compiled
+      ? [["--enable-source-maps", compiled], repoRoot]
+      : [["--conditions=gatehouse-source", "--import", "tsx", script], repoRoot];
   const child = spawn(process.execPath, args, {
     cwd,
     env: { ...parentEnv, GATEHOUSE_LOG_FORMAT: "json", ...env },
