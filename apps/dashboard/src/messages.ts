@@ -7,8 +7,10 @@ import type { SupportedLocale } from "@gatehouse/contract/locales";
 import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
+import { AUTH_SETTINGS_ROWS } from "./texts/auth-settings.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
+import { PROJECT_LOGO_ROWS } from "./texts/project-logo.ts";
 import { column } from "./texts/rows.ts";
 import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
@@ -33,6 +35,8 @@ const SCREEN_ROWS = {
   ...USER_ACCESS_ROWS,
   ...USER_PICKER_ROWS,
   ...TEAM_MEMBERS_ROWS,
+  ...PROJECT_LOGO_ROWS,
+  ...AUTH_SETTINGS_ROWS,
 };
 
 const FRAME_EN = {

@@ -65,6 +65,9 @@ export type GetUserOptions = {
 export type Project = {
   id: string;
   displayName: string;
+  /** [GO] The project's logo for light and dark backgrounds (Stack shows logos to admins only); null: none. */
+  logoUrl?: string | null;
+  logoDarkModeUrl?: string | null;
   config: {
     signUpEnabled: boolean;
     credentialEnabled: boolean;
@@ -100,6 +103,8 @@ export type CurrentInternalUser = CurrentUser & {
 const projectOf = (json: ProjectJson): Project => ({
   id: json.id,
   displayName: json.display_name,
+  logoUrl: json.logo_url ?? null,
+  logoDarkModeUrl: json.logo_dark_mode_url ?? null,
   config: {
     signUpEnabled: json.config.sign_up_enabled,
     credentialEnabled: json.config.credential_enabled,
