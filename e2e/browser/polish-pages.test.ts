@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { severeViolations, violationsByImpact } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import { continueAfterSignUp } from "./harness.ts";
 
 const PASSWORD = "correct horse battery";
 /** A 240×120 PNG drawn in the page: left half blue, right half orange. */
@@ -31,8 +32,21 @@ async function widePicture(page: Page): Promise<Buffer> {
 let setup: DemoSetup;
 const results: { page: string; theme: string; severe: string[]; byImpact: Record<string, number> }[] = [];
 
+/** Two inline SVG logos: a dark mark for light cards, a light one for dark cards (as a project would upload). */
+const svgLogo = (fill: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28"><rect width="28" height="28" rx="6" fill="${fill}"/></svg>`,
+  ).toString("base64")}`;
+const LOGO = svgLogo("#1d2b64");
+const DARK_LOGO = svgLogo("#f5c542");
+
 beforeAll(async () => {
   setup = await startDemoSetup("polish-pages");
+  // Every page is checked and photographed with the project's logo on its card.
+  await setup.call("PATCH", "/projects/current", setup.admin, {
+    logo_url: LOGO,
+    logo_dark_mode_url: DARK_LOGO,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -71,6 +85,7 @@ const SETTINGS_SECTIONS = [
 const SIGNED_IN_PAGES = [
   ...SETTINGS_SECTIONS.map((section) => `/handler/account-settings#account-${section}`),
   "/handler/onboarding",
+  "/handler/onboarding?signed_up=1",
   "/handler/team-creation",
   "/handler/cli-auth-confirm?login_code=made-up-code",
 ];
@@ -103,6 +118,7 @@ describe.each(["light", "dark"] as const)("every page in the %s theme", (theme) 
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Repeat password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await continueAfterSignUp(page);
       await page.waitForURL(at("/"));
       await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
       for (const path of SIGNED_IN_PAGES) {
@@ -125,6 +141,17 @@ describe("the pages' comforts", () => {
       // The mark is decoration inside a button named by its text.
       expect(await github.locator("svg.gh-provider-icon").getAttribute("aria-hidden")).toBe("true");
       await page.locator(".gh-brand", { hasText: "Demo flows" }).waitFor();
+      // The project's logo beside its name, the dark-mode one only on a dark theme.
+      expect(await page.locator(".gh-brand img:visible").getAttribute("src")).toBe(LOGO);
+      const dark = await setup.open({ colorScheme: "dark" });
+      try {
+        await dark.page.goto(at("/handler/sign-up"));
+        await dark.page.locator(".gh-brand", { hasText: "Demo flows" }).waitFor();
+        expect(await dark.page.locator(".gh-brand img:visible").getAttribute("src")).toBe(DARK_LOGO);
+        await setup.screenshot(dark.page, "logo-dark");
+      } finally {
+        await dark.context.close();
+      }
 
       const password = page.getByLabel("Password", { exact: true });
       await password.fill(PASSWORD);
@@ -173,6 +200,7 @@ describe("the pages' comforts", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Repeat password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await continueAfterSignUp(page);
       await page.waitForURL(at("/"));
       await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
 

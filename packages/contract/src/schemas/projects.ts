@@ -260,14 +260,14 @@ const INLINE_IMAGE = /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Z
  * where neither can run script; plain http would be mixed content on an https page, and other schemes
  * (`javascript:`, `file:`) have no business in a logo.
  */
+const httpsUrlSchema = z.url({ protocol: /^https$/ });
 const projectLogoSchema = z
   .string()
   .max(MAX_PROJECT_LOGO_LENGTH)
   .refine(
-    (value) => INLINE_IMAGE.test(value) || /^https:\/\/[^\s]+$/.test(value),
+    (value) => INLINE_IMAGE.test(value) || (!/\s/.test(value) && httpsUrlSchema.safeParse(value).success),
     "must be an https URL or a data:image/…;base64 URL",
   )
-  .refine((value) => !value.startsWith("https:") || URL.canParse(value), "must be a valid URL")
   .nullable();
 
 export const PROJECT_LOGO_KEYS = [
