@@ -1098,6 +1098,7 @@ describe("GET and POST /internal/projects", () => {
       user_count: 0,
       is_production_mode: false,
       owner_team_id: user.teamId,
+      ...NO_LOGOS,
       config: defaultConfig(projectId),
       production_mode_errors: [LOCALHOST],
     });

@@ -128,6 +128,10 @@ describe("GET /api/v1/projects/current", () => {
       "display_name",
       "id",
       "is_production_mode",
+      "logo_dark_mode_url",
+      "logo_full_dark_mode_url",
+      "logo_full_url",
+      "logo_url",
       "owner_team_id",
       "production_mode_errors",
       "user_count",
@@ -150,6 +154,10 @@ describe("GET /api/v1/projects/current", () => {
     expect(body).toEqual({
       id: plain.projectId,
       display_name: "Plain",
+      logo_url: null,
+      logo_full_url: null,
+      logo_dark_mode_url: null,
+      logo_full_dark_mode_url: null,
       config: {
         sign_up_enabled: true,
         credential_enabled: true,
