@@ -3,11 +3,13 @@
 // as a stale link brings them), an unknown route, and signed in every account settings section, onboarding and team
 // creation. Beside that, the pages' comforts a person uses: the provider's mark on the OAuth button, the project's
 // name on the card, the show-password button, the settings' sections by keyboard and URL, the way back to the app.
-// The axe results (pages × themes, violations by impact) are written to test-output/polish-pages/axe.json.
+// The same axe check runs once more in Arabic, right to left. The axe results (pages × themes, violations by impact)
+// are written to test-output/polish-pages/axe.json.
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadLocale, translator } from "../../packages/react/src/translations.ts";
 import { severeViolations, violationsByImpact } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 import { continueAfterSignUp } from "./harness.ts";
@@ -90,13 +92,16 @@ const SIGNED_IN_PAGES = [
   "/handler/cli-auth-confirm?login_code=made-up-code",
 ];
 
-/** Opens `path`, waits for its card to finish loading, records axe's serious and critical findings, photographs it. */
-async function check(page: Page, path: string, theme: string) {
+/**
+ * Opens `path`, waits for its card to finish loading (`loading`: the page's word for it), records axe's serious and
+ * critical findings, photographs it.
+ */
+async function check(page: Page, path: string, theme: string, loading = "Loading…") {
   await page.goto(at(path));
-  await page.waitForFunction(() => {
+  await page.waitForFunction((loading) => {
     const title = document.querySelector("h1")?.textContent;
-    return title && title !== "Loading…" && !document.querySelector('[role="status"][aria-label="Loading…"]');
-  });
+    return title && title !== loading && !document.querySelector(`[role="status"][aria-label="${loading}"]`);
+  }, loading);
   const severe = await severeViolations(page);
   results.push({ page: path, theme, severe, byImpact: await violationsByImpact(page) });
   const label = path.replace(/^\/handler\//, "").replace(/[^a-z0-9]+/gi, "-");
@@ -123,6 +128,36 @@ describe.each(["light", "dark"] as const)("every page in the %s theme", (theme) 
       await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
       for (const path of SIGNED_IN_PAGES) {
         const severe = await check(page, path, theme);
+        if (severe.length) found[path] = severe;
+      }
+      expect(found).toEqual({});
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
+
+describe("every page right to left (Arabic)", () => {
+  it("has no serious or critical accessibility violation, signed out and signed in", async () => {
+    await loadLocale("ar");
+    const t = translator("ar");
+    const loading = t("common.loading");
+    const { page, context } = await setup.open({ locale: "ar-EG" });
+    try {
+      const found: Record<string, string[]> = {};
+      for (const path of SIGNED_OUT_PAGES) {
+        const severe = await check(page, path, "rtl", loading);
+        if (severe.length) found[path] = severe;
+      }
+      expect(await page.locator(".gh-root").first().getAttribute("dir")).toBe("rtl");
+      await page.goto(at("/handler/sign-up"));
+      await page.locator('input[type="email"]').fill("axe-rtl@example.com");
+      for (const field of await page.locator('input[type="password"]').all()) await field.fill(PASSWORD);
+      await page.getByRole("button", { name: t("auth.signUp.submit"), exact: true }).click();
+      await page.getByRole("button", { name: t("onboarding.continue"), exact: true }).click();
+      await page.waitForURL(at("/"));
+      for (const path of SIGNED_IN_PAGES) {
+        const severe = await check(page, path, "rtl", loading);
         if (severe.length) found[path] = severe;
       }
       expect(found).toEqual({});
