@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningDemo, startDemo } from "../../apps/demo/serve.ts";
 import { expectAccessible as expectAccessibleAxe } from "./axe.ts";
 import { pageOverflow, signInThere, startDashboardServer, styleOf } from "./dashboard-page.ts";
-import { launchChromium, screenshotter } from "./harness.ts";
+import { continueAfterSignUp, launchChromium, screenshotter } from "./harness.ts";
 
 let gatehouse: Awaited<ReturnType<typeof startDashboardServer>>;
 let server: RunningServer;
@@ -110,6 +110,7 @@ describe("the dashboard, from sign-up to a configured project", () => {
     await page.getByLabel("Password", { exact: true }).fill("operator password");
     await page.getByLabel("Repeat password").fill("operator password");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await continueAfterSignUp(page);
     await page.getByRole("heading", { name: "Projects" }).waitFor();
     // The first operator owns the internal project: it is listed with their projects.
     await page.getByRole("link", { name: /Gatehouse Dashboard/ }).waitFor();
@@ -444,6 +445,7 @@ describe("the dashboard, from sign-up to a configured project", () => {
     await phone.getByLabel("Password", { exact: true }).fill("operator password");
     await phone.getByLabel("Repeat password").fill("operator password");
     await phone.getByRole("button", { name: "Sign up", exact: true }).click();
+    await continueAfterSignUp(phone);
     await phone.getByRole("heading", { name: "Create a project" }).waitFor();
     expect(await pageOverflow(phone)).toBeLessThanOrEqual(0);
     await screenshot("projects-390", phone);

@@ -71,9 +71,11 @@ export async function startDemoSetup(name: string, env: Record<string, string> =
     lastEmail,
     linkFromEmail,
     /** A fresh browser (own cookies) on the demo app. */
-    async open(options: { colorScheme?: "light" | "dark"; width?: number } = {}) {
+    async open(options: { colorScheme?: "light" | "dark"; width?: number; locale?: string } = {}) {
       const context: BrowserContext = await browser.newContext({
         colorScheme: options.colorScheme ?? "light",
+        // The browser's language (navigator.languages), which picks the pages' locale.
+        ...(options.locale ? { locale: options.locale } : {}),
         viewport: { width: options.width ?? 1100, height: 860 },
       });
       // A step that waits longer than this is failing: say which one, well inside the test's own time limit.

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
-import { addVirtualAuthenticator } from "./harness.ts";
+import { addVirtualAuthenticator, continueAfterSignUp } from "./harness.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -48,6 +48,7 @@ async function signUp(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Repeat password").fill(password);
   await page.getByRole("button", { name: "Sign up", exact: true }).click();
+  await continueAfterSignUp(page);
 }
 
 async function fillSignIn(page: Page, email: string, password: string) {
@@ -102,6 +103,10 @@ describe("the demo app in Chromium", () => {
     const sentAfter = Date.now();
     await page.getByLabel("Repeat password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    // The notice lasts on the onboarding page until the newcomer goes on.
+    await page.getByText("Your account is ready. We sent a link to newcomer@example.com").waitFor();
+    await setup.screenshot(page, "sign-up-verification-notice");
+    await continueAfterSignUp(page);
     await expectSignedInAtHome(page);
     await setup.screenshot(page, "home-signed-in");
 

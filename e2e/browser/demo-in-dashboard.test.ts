@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard } from "../../apps/dashboard/build.ts";
 import { startNpmStart } from "../npm-start.ts";
 import { severeViolations } from "./axe.ts";
-import { launchChromium, screenshotter } from "./harness.ts";
+import { continueAfterSignUp, launchChromium, screenshotter } from "./harness.ts";
 
 const NEWCOMER = "newcomer@example.com";
 
@@ -54,6 +54,7 @@ describe("the demo project in the dashboard after npm start", () => {
     await newcomer.getByLabel("Password", { exact: true }).fill("newcomer password");
     await newcomer.getByLabel("Repeat password").fill("newcomer password");
     await newcomer.getByRole("button", { name: "Sign up", exact: true }).click();
+    await continueAfterSignUp(newcomer);
     await newcomer.waitForURL(`${started.demoUrl}/`);
     await newcomer.getByRole("button", { name: /^Account menu of/ }).waitFor();
     await screenshot(newcomer, "demo-signed-up");
@@ -67,6 +68,7 @@ describe("the demo project in the dashboard after npm start", () => {
     await operator.getByLabel("Password", { exact: true }).fill("operator password");
     await operator.getByLabel("Repeat password").fill("operator password");
     await operator.getByRole("button", { name: "Sign up", exact: true }).click();
+    await continueAfterSignUp(operator);
     await operator.getByRole("heading", { name: "Projects" }).waitFor();
     const demo = operator
       .getByRole("list", { name: "Your projects" })

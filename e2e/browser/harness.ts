@@ -75,3 +75,12 @@ export async function arriveAt(page: Page, url: string, timeoutMs = 30_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * After a sign-up on our pages: the onboarding page says the verification e-mail went out (a notice that lasts
+ * until the person goes on), then on to the app.
+ */
+export async function continueAfterSignUp(page: Page): Promise<void> {
+  await page.getByText("Your account is ready.").waitFor();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+}

@@ -97,12 +97,22 @@ describe("handler pages in every language", () => {
         // Sign up in this language (fields by type: their labels are translated too).
         await navigate(page, "sign-up");
         await expectHeading(page, locale, "sign-up", "auth.signUp.title");
-        await page.locator('input[type="email"]').fill(`${locale}-${crypto.randomUUID()}@example.com`);
+        const email = `${locale}-${crypto.randomUUID()}@example.com`;
+        await page.locator('input[type="email"]').fill(email);
         for (const field of await page.locator('input[type="password"]').all()) {
           await field.fill("correct horse battery");
         }
         await page
           .getByRole("button", { name: translator(locale)("auth.signUp.submit"), exact: true })
+          .click();
+        // The lasting notice after sign-up, in this language, then on to the app.
+        await page.waitForURL(/\/handler\/onboarding\?signed_up=1/);
+        await expectHeading(page, locale, "onboarding", "onboarding.title");
+        const notice = translator(locale)("polish.signUp.verificationSent", { email });
+        expect(await page.getByRole("status").filter({ hasText: email }).textContent()).toBe(notice);
+        if (SCREENSHOTS.includes(locale)) await setup.screenshot(page, `${locale}-sign-up-notice`);
+        await page
+          .getByRole("button", { name: translator(locale)("onboarding.continue"), exact: true })
           .click();
         await page.waitForURL(`${setup.demo.url}/`);
 

@@ -3,13 +3,16 @@
 // as a stale link brings them), an unknown route, and signed in every account settings section, onboarding and team
 // creation. Beside that, the pages' comforts a person uses: the provider's mark on the OAuth button, the project's
 // name on the card, the show-password button, the settings' sections by keyboard and URL, the way back to the app.
-// The axe results (pages × themes, violations by impact) are written to test-output/polish-pages/axe.json.
+// The same axe check runs once more in Arabic, right to left. The axe results (pages × themes, violations by impact)
+// are written to test-output/polish-pages/axe.json.
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadLocale, translator } from "../../packages/react/src/translations.ts";
 import { severeViolations, violationsByImpact } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import { continueAfterSignUp } from "./harness.ts";
 
 const PASSWORD = "correct horse battery";
 /** A 240×120 PNG drawn in the page: left half blue, right half orange. */
@@ -31,8 +34,21 @@ async function widePicture(page: Page): Promise<Buffer> {
 let setup: DemoSetup;
 const results: { page: string; theme: string; severe: string[]; byImpact: Record<string, number> }[] = [];
 
+/** Two inline SVG logos: a dark mark for light cards, a light one for dark cards (as a project would upload). */
+const svgLogo = (fill: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28"><rect width="28" height="28" rx="6" fill="${fill}"/></svg>`,
+  ).toString("base64")}`;
+const LOGO = svgLogo("#1d2b64");
+const DARK_LOGO = svgLogo("#f5c542");
+
 beforeAll(async () => {
   setup = await startDemoSetup("polish-pages");
+  // Every page is checked and photographed with the project's logo on its card.
+  await setup.call("PATCH", "/projects/current", setup.admin, {
+    logo_url: LOGO,
+    logo_dark_mode_url: DARK_LOGO,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -71,17 +87,21 @@ const SETTINGS_SECTIONS = [
 const SIGNED_IN_PAGES = [
   ...SETTINGS_SECTIONS.map((section) => `/handler/account-settings#account-${section}`),
   "/handler/onboarding",
+  "/handler/onboarding?signed_up=1",
   "/handler/team-creation",
   "/handler/cli-auth-confirm?login_code=made-up-code",
 ];
 
-/** Opens `path`, waits for its card to finish loading, records axe's serious and critical findings, photographs it. */
-async function check(page: Page, path: string, theme: string) {
+/**
+ * Opens `path`, waits for its card to finish loading (`loading`: the page's word for it), records axe's serious and
+ * critical findings, photographs it.
+ */
+async function check(page: Page, path: string, theme: string, loading = "Loading…") {
   await page.goto(at(path));
-  await page.waitForFunction(() => {
+  await page.waitForFunction((loading) => {
     const title = document.querySelector("h1")?.textContent;
-    return title && title !== "Loading…" && !document.querySelector('[role="status"][aria-label="Loading…"]');
-  });
+    return title && title !== loading && !document.querySelector(`[role="status"][aria-label="${loading}"]`);
+  }, loading);
   const severe = await severeViolations(page);
   results.push({ page: path, theme, severe, byImpact: await violationsByImpact(page) });
   const label = path.replace(/^\/handler\//, "").replace(/[^a-z0-9]+/gi, "-");
@@ -103,10 +123,41 @@ describe.each(["light", "dark"] as const)("every page in the %s theme", (theme) 
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Repeat password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await continueAfterSignUp(page);
       await page.waitForURL(at("/"));
       await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
       for (const path of SIGNED_IN_PAGES) {
         const severe = await check(page, path, theme);
+        if (severe.length) found[path] = severe;
+      }
+      expect(found).toEqual({});
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
+
+describe("every page right to left (Arabic)", () => {
+  it("has no serious or critical accessibility violation, signed out and signed in", async () => {
+    await loadLocale("ar");
+    const t = translator("ar");
+    const loading = t("common.loading");
+    const { page, context } = await setup.open({ locale: "ar-EG" });
+    try {
+      const found: Record<string, string[]> = {};
+      for (const path of SIGNED_OUT_PAGES) {
+        const severe = await check(page, path, "rtl", loading);
+        if (severe.length) found[path] = severe;
+      }
+      expect(await page.locator(".gh-root").first().getAttribute("dir")).toBe("rtl");
+      await page.goto(at("/handler/sign-up"));
+      await page.locator('input[type="email"]').fill("axe-rtl@example.com");
+      for (const field of await page.locator('input[type="password"]').all()) await field.fill(PASSWORD);
+      await page.getByRole("button", { name: t("auth.signUp.submit"), exact: true }).click();
+      await page.getByRole("button", { name: t("onboarding.continue"), exact: true }).click();
+      await page.waitForURL(at("/"));
+      for (const path of SIGNED_IN_PAGES) {
+        const severe = await check(page, path, "rtl", loading);
         if (severe.length) found[path] = severe;
       }
       expect(found).toEqual({});
@@ -125,6 +176,17 @@ describe("the pages' comforts", () => {
       // The mark is decoration inside a button named by its text.
       expect(await github.locator("svg.gh-provider-icon").getAttribute("aria-hidden")).toBe("true");
       await page.locator(".gh-brand", { hasText: "Demo flows" }).waitFor();
+      // The project's logo beside its name, the dark-mode one only on a dark theme.
+      expect(await page.locator(".gh-brand img:visible").getAttribute("src")).toBe(LOGO);
+      const dark = await setup.open({ colorScheme: "dark" });
+      try {
+        await dark.page.goto(at("/handler/sign-up"));
+        await dark.page.locator(".gh-brand", { hasText: "Demo flows" }).waitFor();
+        expect(await dark.page.locator(".gh-brand img:visible").getAttribute("src")).toBe(DARK_LOGO);
+        await setup.screenshot(dark.page, "logo-dark");
+      } finally {
+        await dark.context.close();
+      }
 
       const password = page.getByLabel("Password", { exact: true });
       await password.fill(PASSWORD);
@@ -173,6 +235,7 @@ describe("the pages' comforts", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Repeat password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await continueAfterSignUp(page);
       await page.waitForURL(at("/"));
       await page.getByRole("button", { name: /^Account menu of/ }).waitFor();
 

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshotter } from "../browser/harness.ts";
+import { continueAfterSignUp, launchChromium, screenshotter } from "../browser/harness.ts";
 import { apiCaller, type Json, startIsolatedServer } from "../support.ts";
 import { buildAndPack, buildApp, createApp, runNodeCheck, serveApp, typecheckApp } from "./tarball-app.ts";
 
@@ -104,6 +104,7 @@ describe("the packed packages in a fresh app", () => {
     await page.getByLabel("Repeat password").fill(PASSWORD);
     await screenshot(page, "sign-up");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await continueAfterSignUp(page);
     await page.getByText(`Signed in as ${email}`).waitFor();
     await screenshot(page, "home-signed-in");
     await page.goto(`${app.url}/handler/account-settings#account-emails`);

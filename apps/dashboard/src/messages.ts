@@ -8,10 +8,15 @@ import { makeTranslator, useLocale } from "@gatehouse/react/ui";
 import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
 import { AUDIT_ROWS } from "./texts/audit.ts";
-import { DOMAINS_ROWS } from "./texts/domains.ts";
+import { AUTH_SETTINGS_ROWS } from "./texts/auth-settings.ts";
+import { DOMAINS_ROWS, DOMAINS_ROWS } from "./texts/domains.ts";
+import { EMAILS_ROWS } from "./texts/emails.ts";
 import { OAUTH_CLIENTS_ROWS } from "./texts/oauth-clients.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
+import { PERMISSIONS_ROWS } from "./texts/permissions.ts";
+import { PROJECT_LOGO_ROWS } from "./texts/project-logo.ts";
 import { column } from "./texts/rows.ts";
+import { SIGN_IN_SETTINGS_ROWS } from "./texts/sign-in-settings.ts";
 import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { TRUST_ROWS } from "./texts/trust.ts";
@@ -21,6 +26,7 @@ import { USER_PICKER_ROWS } from "./texts/user-picker.ts";
 import { USERS_ROWS } from "./texts/users.ts";
 import { USERS_BULK_ROWS } from "./texts/users-bulk.ts";
 import { USERS_TABLE_ROWS } from "./texts/users-table.ts";
+import { WEBHOOK_ENDPOINTS_ROWS } from "./texts/webhook-endpoints.ts";
 import { WEBHOOKS_ROWS } from "./texts/webhooks.ts";
 
 const SCREEN_ROWS = {
@@ -39,6 +45,12 @@ const SCREEN_ROWS = {
   ...OAUTH_CLIENTS_ROWS,
   ...TRUST_ROWS,
   ...AUDIT_ROWS,
+  ...PROJECT_LOGO_ROWS,
+  ...AUTH_SETTINGS_ROWS,
+  ...SIGN_IN_SETTINGS_ROWS,
+  ...PERMISSIONS_ROWS,
+  ...WEBHOOK_ENDPOINTS_ROWS,
+  ...EMAILS_ROWS,
 };
 
 const FRAME_EN = {

@@ -85,6 +85,11 @@ export type AdminProjectUpdateOptions = {
   displayName?: string;
   description?: string | null;
   isProductionMode?: boolean;
+  /** Stack's project logos: an https URL or a `data:image/…;base64,` URL; null removes one. */
+  logoUrl?: string | null;
+  logoFullUrl?: string | null;
+  logoDarkModeUrl?: string | null;
+  logoFullDarkModeUrl?: string | null;
   /** Any writable configuration key of WIRE.md §4.13, in camelCase (e.g. `signUpEnabled`, `domains`). */
   config?: Json;
 };
@@ -261,6 +266,10 @@ export class StackAdminApp extends StackServerApp {
       description?: string | null;
       isProductionMode?: boolean;
       ownerTeamId?: string | null;
+      logoUrl?: string | null;
+      logoFullUrl?: string | null;
+      logoDarkModeUrl?: string | null;
+      logoFullDarkModeUrl?: string | null;
     };
     // The admin view holds every key of the client view's config, and more.
     const config = view.config as Project["config"] & Json;
@@ -272,11 +281,11 @@ export class StackAdminApp extends StackServerApp {
       description: view.description ?? null,
       isProductionMode: view.isProductionMode ?? false,
       ownerTeamId: view.ownerTeamId ?? null,
-      // Stack's project branding and its cloud onboarding: Gatehouse projects have no logos and need no onboarding.
-      logoUrl: null as string | null,
-      logoFullUrl: null as string | null,
-      logoDarkModeUrl: null as string | null,
-      logoFullDarkModeUrl: null as string | null,
+      logoUrl: view.logoUrl ?? null,
+      logoFullUrl: view.logoFullUrl ?? null,
+      logoDarkModeUrl: view.logoDarkModeUrl ?? null,
+      logoFullDarkModeUrl: view.logoFullDarkModeUrl ?? null,
+      // Stack's cloud onboarding: Gatehouse projects need none.
       isDevelopmentEnvironment: false,
       onboardingStatus: "completed" as const,
       config,
@@ -291,6 +300,10 @@ export class StackAdminApp extends StackServerApp {
               display_name: update.displayName,
               description: update.description,
               is_production_mode: update.isProductionMode,
+              logo_url: update.logoUrl,
+              logo_full_url: update.logoFullUrl,
+              logo_dark_mode_url: update.logoDarkModeUrl,
+              logo_full_dark_mode_url: update.logoFullDarkModeUrl,
               config: update.config && mapKeys(update.config, toSnake),
             }),
           ),

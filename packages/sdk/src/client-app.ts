@@ -33,7 +33,9 @@ import {
   assertTrustedRedirect,
   constructRedirectUrl,
   type HandlerUrls,
+  RETURN_TO_PARAM,
   resolveUrls,
+  SIGNED_UP_PARAM,
   withReturnTo,
 } from "./urls.ts";
 import { authCalls, type CurrentUser, currentUser } from "./users.ts";
@@ -65,6 +67,9 @@ export type GetUserOptions = {
 export type Project = {
   id: string;
   displayName: string;
+  /** [GO] The project's logo for light and dark backgrounds (Stack shows logos to admins only); null: none. */
+  logoUrl?: string | null;
+  logoDarkModeUrl?: string | null;
   config: {
     signUpEnabled: boolean;
     credentialEnabled: boolean;
@@ -118,6 +123,8 @@ export type CurrentInternalUser = CurrentUser & {
 const projectOf = (json: ProjectJson): Project => ({
   id: json.id,
   displayName: json.display_name,
+  logoUrl: json.logo_url ?? null,
+  logoDarkModeUrl: json.logo_dark_mode_url ?? null,
   config: {
     signUpEnabled: json.config.sign_up_enabled,
     credentialEnabled: json.config.credential_enabled,
@@ -309,7 +316,20 @@ export class StackClientApp {
   redirectToMfa = () => this.redirectTo(this.urls.mfa);
   redirectToError = () => this.redirectTo(this.urls.error);
   redirectToCliAuthConfirm = () => this.redirectTo(this.urls.cliAuthConfirm);
-  redirectToOnboarding = () => this.redirectTo(this.urls.onboarding);
+  /**
+   * To the onboarding page, carrying the page's `after_auth_return_to` so onboarding goes on where the sign-in would
+   * have. [GO] `signedUp`: the user has just signed up, so the page says the verification e-mail went out and goes
+   * on to afterSignUp.
+   */
+  async redirectToOnboarding(options: { signedUp?: boolean } = {}): Promise<void> {
+    const current = this.currentUrl();
+    const target = new URL(this.urls.onboarding, "http://relative.invalid");
+    if (options.signedUp) target.searchParams.set(SIGNED_UP_PARAM, "1");
+    const url =
+      target.origin === "http://relative.invalid" ? `${target.pathname}${target.search}` : target.href;
+    const carry = current !== undefined && new URL(current).searchParams.has(RETURN_TO_PARAM);
+    await this.redirectTo(carry ? withReturnTo(url, current) : url);
+  }
 
   /** Where a finished sign-in goes: the page that sent the user to sign in, else afterSignUp / afterSignIn. */
   async redirectToAfterSignIn(options: { isNewUser?: boolean } = {}): Promise<void> {

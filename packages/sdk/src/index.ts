@@ -91,6 +91,7 @@ export {
   isTrustedRedirect,
   RETURN_TO_PARAM,
   RedirectNotTrustedError,
+  SIGNED_UP_PARAM,
   withReturnTo,
 } from "./urls.ts";
 export type {

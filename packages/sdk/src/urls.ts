@@ -30,6 +30,8 @@ export type HandlerName = keyof HandlerUrls;
 
 /** The page the user was on when sent to sign in, carried in the query so sign-in can send them back. */
 export const RETURN_TO_PARAM = "after_auth_return_to";
+/** [GO] On the onboarding page: the user has just signed up (it goes on to afterSignUp, not afterSignIn). */
+export const SIGNED_UP_PARAM = "signed_up";
 
 /** The handler pages, each `${handler}/<path>` unless set explicitly. */
 const HANDLER_PAGES = {

@@ -81,6 +81,9 @@ export type PermissionJson = { id: string; user_id: string; team_id: string };
 export type ProjectJson = {
   id: string;
   display_name: string;
+  /** [GO] Absent from Stack's client view; a Stack server does not send them. */
+  logo_url?: string | null;
+  logo_dark_mode_url?: string | null;
   config: {
     sign_up_enabled: boolean;
     credential_enabled: boolean;

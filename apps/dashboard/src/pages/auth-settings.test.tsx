@@ -140,4 +140,37 @@ describe("the authentication screen", () => {
       ["oidc-corp", true],
     ]);
   });
+
+  it("saves the project logo from an address or an uploaded image, previews it, and refuses a bad one", async () => {
+    await renderScreen(live().app, <AuthSettingsPage project={live().project} />);
+    const user = userEvent.setup();
+    const form = screen.getByRole("form", { name: "Project logo" });
+    const logo = within(form).getByLabelText<HTMLInputElement>("Logo");
+    // Plain http would be mixed content on the sign-in page: refused before sending.
+    await user.type(logo, "http://cdn.example.com/logo.png");
+    await user.click(within(form).getByRole("button", { name: "Save logo" }));
+    expect(await within(form).findByText(/Enter an https address/)).toBeTruthy();
+    await user.clear(logo);
+    await user.type(logo, "https://cdn.example.com/logo.png");
+    // The preview shows it on a light and a dark card before saving.
+    const previews = within(form).getAllByRole("img");
+    expect(previews.map((img) => img.getAttribute("src"))).toEqual([
+      "https://cdn.example.com/logo.png",
+      "https://cdn.example.com/logo.png",
+    ]);
+    // An uploaded SVG becomes the dark-mode logo, kept inline.
+    const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], "dark.svg", {
+      type: "image/svg+xml",
+    });
+    const [, darkUpload] = within(form).getAllByLabelText<HTMLInputElement>("Upload an image…");
+    await user.upload(darkUpload as HTMLInputElement, svg);
+    expect(await within(form).findByDisplayValue("(uploaded image)")).toBeTruthy();
+    await user.click(within(form).getByRole("button", { name: "Save logo" }));
+    expect(await within(form).findByText("Logo saved.")).toBeTruthy();
+    const saved = await live().project.app.getProject();
+    expect(saved.logoUrl).toBe("https://cdn.example.com/logo.png");
+    expect(saved.logoDarkModeUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+    // The sign-in pages read it from the client view.
+    expect(await clientView()).toMatchObject({ logo_url: "https://cdn.example.com/logo.png" });
+  });
 });

@@ -4,12 +4,16 @@
 import { cleanup, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardLiveSuite, renderScreen } from "../testing.tsx";
+import { AuthSettingsPage } from "./auth-settings.tsx";
+import { EmailsPage } from "./emails/index.tsx";
 import { Overview } from "./overview.tsx";
+import { PermissionsPage } from "./permissions.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { TeamsPage } from "./teams/index.tsx";
 import { TeamPage } from "./teams/team-page.tsx";
 import { UsersPage } from "./users/index.tsx";
 import { UserPage } from "./users/user-page.tsx";
+import { WebhooksPage } from "./webhooks.tsx";
 
 const live = dashboardLiveSuite();
 
@@ -82,5 +86,36 @@ describe("the dashboard's screens in other languages", () => {
     expect(await screen.findByText("Keine offenen Einladungen.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Mitglied hinzufügen" })).toBeTruthy();
     expect(screen.queryByText("No members yet.")).toBeNull();
+  });
+
+  it("shows the Authentication screen, with the project logo panel, in Korean", async () => {
+    await renderScreen(live().app, <AuthSettingsPage project={live().project} />, { lang: "ko" });
+    expect(await screen.findByRole("heading", { name: "로그인 방법" })).toBeTruthy();
+    expect(
+      screen.getByText("새 사용자가 계정을 만들 수 있습니다(직접 만든 사용자에게는 영향이 없습니다)."),
+    ).toBeTruthy();
+    expect(screen.getByRole("button", { name: "로그인 설정 저장" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "공급자 추가" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "프로젝트 로고" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "로고 저장" })).toBeTruthy();
+    expect(screen.queryByText("Sign-in methods")).toBeNull();
+  });
+
+  it("shows the permissions, e-mail and webhook screens in Polish, Spanish and Arabic", async () => {
+    await renderScreen(live().app, <PermissionsPage project={live().project} />, { lang: "pl" });
+    expect(await screen.findByRole("heading", { name: "Definicje uprawnień" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Utwórz uprawnienie" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Zapisz domyślne uprawnienia" })).toBeTruthy();
+    cleanup();
+    await renderScreen(live().app, <EmailsPage project={live().project} />, { lang: "es" });
+    expect(await screen.findByRole("tab", { name: "Plantillas" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Envío" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Guardar ajustes de correo" })).toBeTruthy();
+    cleanup();
+    await live().project.app.createWebhookEndpoint({ url: "https://93.184.215.14/in" });
+    await renderScreen(live().app, <WebhooksPage project={live().project} />, { lang: "ar" });
+    expect(await screen.findByRole("button", { name: "إرسال حدث تجريبي" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "سر التوقيع" })).toBeTruthy();
+    expect(screen.queryByText("Signing secret")).toBeNull();
   });
 });

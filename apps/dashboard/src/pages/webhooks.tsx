@@ -26,7 +26,7 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
       {adding && (
         <section className="dash-panel" aria-labelledby="add-endpoint">
           <h2 id="add-endpoint">{t("webhooks.addTitle")}</h2>
-          <Part label="event types">
+          <Part label={t("hook.part.eventTypes")}>
             <EndpointForm
               project={project}
               submitLabel={t("webhooks.add")}
@@ -40,7 +40,7 @@ export function WebhooksPage({ project }: ProjectScreenProps) {
           </Part>
         </section>
       )}
-      <Part label="endpoints" reads={webhooksKey(project, "endpoints")}>
+      <Part label={t("hook.part.endpoints")} reads={webhooksKey(project, "endpoints")}>
         <Endpoints project={project} />
       </Part>
     </>

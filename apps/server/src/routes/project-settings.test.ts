@@ -18,6 +18,15 @@ import {
 } from "../testing/test-server.ts";
 
 const CURRENT = "/api/v1/projects/current";
+const NO_LOGOS = {
+  logo_url: null,
+  logo_full_url: null,
+  logo_dark_mode_url: null,
+  logo_full_dark_mode_url: null,
+};
+/** A 1×1 transparent PNG, as a dashboard would send an uploaded file. */
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 const INTERNAL_CURRENT = "/api/v1/internal/projects/current";
 const PROJECTS = "/api/v1/internal/projects";
 
@@ -146,6 +155,7 @@ describe("GET /projects/current for admin callers (the admin view)", () => {
       user_count: 0,
       is_production_mode: false,
       owner_team_id: null,
+      ...NO_LOGOS,
       config: defaultConfig(keys.projectId),
       production_mode_errors: [LOCALHOST],
     });
@@ -176,7 +186,9 @@ describe("GET /projects/current for admin callers (the admin view)", () => {
     const keys = await newProject();
     for (const type of ["client", "server"] as const) {
       const view = await json(await send(accessHeaders(type, keys), "GET", CURRENT));
-      expect(Object.keys(view).sort()).toEqual(["config", "display_name", "id"]);
+      expect(Object.keys(view).sort()).toEqual(
+        ["config", "display_name", "id", ...Object.keys(NO_LOGOS)].sort(),
+      );
     }
   });
 });
@@ -358,10 +370,50 @@ describe("PATCH /projects/current", () => {
     );
   });
 
+  it("stores the four logos (Stack's logo_url family), shows them to clients too, and removes one with null", async () => {
+    const keys = await newProject();
+    const logos = {
+      logo_url: "https://cdn.example.com/logo.png",
+      logo_full_url: PNG,
+      logo_dark_mode_url: "https://cdn.example.com/logo-dark.svg?v=2",
+      logo_full_dark_mode_url: "data:image/svg+xml;base64,PHN2Zy8+",
+    };
+    expect(await json(await patch(keys, logos))).toMatchObject(logos);
+    expect(await getView(keys)).toMatchObject(logos);
+    // Settings changes elsewhere keep them; the config does not carry them.
+    const view = await json(await patch(keys, { config: { sign_up_enabled: false } }));
+    expect(view).toMatchObject(logos);
+    expect(view.config).not.toHaveProperty("logo_url");
+    const client = await json(await send(accessHeaders("client", keys), "GET", CURRENT));
+    expect(client).toMatchObject(logos);
+    const cleared = await json(await patch(keys, { logo_url: null, logo_full_dark_mode_url: null }));
+    expect(cleared).toMatchObject({ ...logos, logo_url: null, logo_full_dark_mode_url: null });
+  });
+
+  it("refuses a logo that is neither an https URL nor an inline image, or is too large", async () => {
+    const keys = await newProject();
+    const refused = [
+      "http://cdn.example.com/logo.png",
+      "javascript:alert(1)",
+      "data:text/html;base64,PHNjcmlwdD4=",
+      "data:image/png,rawbytes",
+      "https://",
+      "https://cdn.example.com/a b.png",
+      "/logo.png",
+      `data:image/png;base64,${"A".repeat(1_000_000)}`,
+    ];
+    for (const logo of refused) {
+      expect(await schemaProblems(await patch(keys, { logo_dark_mode_url: logo })), logo).toContain(
+        "  - body.logo_dark_mode_url",
+      );
+    }
+    expect(await getView(keys)).toMatchObject(NO_LOGOS);
+  });
+
   it("refuses unknown fields, wrong types and broken constraints with a SCHEMA_ERROR", async () => {
     const keys = await newProject();
     const cases: [unknown, string][] = [
-      [{ logo_url: "https://x" }, "body contains unknown properties: logo_url"],
+      [{ logo: "https://x" }, "body contains unknown properties: logo"],
       [{ display_name: "" }, "body.display_name"],
       [{ display_name: "x".repeat(257) }, "body.display_name"],
       [{ display_name: 5 }, "body.display_name"],
@@ -1047,6 +1099,7 @@ describe("GET and POST /internal/projects", () => {
       user_count: 0,
       is_production_mode: false,
       owner_team_id: user.teamId,
+      ...NO_LOGOS,
       config: defaultConfig(projectId),
       production_mode_errors: [LOCALHOST],
     });

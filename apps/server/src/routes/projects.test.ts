@@ -78,6 +78,10 @@ describe("GET /api/v1/projects/current", () => {
   const expectedConfigured = () => ({
     id: keys.projectId,
     display_name: "Configured",
+    logo_url: null,
+    logo_full_url: null,
+    logo_dark_mode_url: null,
+    logo_full_dark_mode_url: null,
     config: {
       sign_up_enabled: true,
       credential_enabled: true,
@@ -96,7 +100,16 @@ describe("GET /api/v1/projects/current", () => {
   for (const type of ["client", "server"] as const) {
     it(`shows the client view to ${type} callers`, async () => {
       const { text, body } = await current(type, keys);
-      expect(Object.keys(body).sort()).toEqual(["config", "display_name", "id"]);
+      // [GO] the logos too: our pages show them on the sign-in card.
+      expect(Object.keys(body).sort()).toEqual([
+        "config",
+        "display_name",
+        "id",
+        "logo_dark_mode_url",
+        "logo_full_dark_mode_url",
+        "logo_full_url",
+        "logo_url",
+      ]);
       expect(Object.keys(body.config).sort()).toEqual(CLIENT_CONFIG_KEYS);
       expect(body).toEqual(expectedConfigured());
       expect(text).not.toContain("secret");
@@ -115,6 +128,10 @@ describe("GET /api/v1/projects/current", () => {
       "display_name",
       "id",
       "is_production_mode",
+      "logo_dark_mode_url",
+      "logo_full_dark_mode_url",
+      "logo_full_url",
+      "logo_url",
       "owner_team_id",
       "production_mode_errors",
       "user_count",
@@ -137,6 +154,10 @@ describe("GET /api/v1/projects/current", () => {
     expect(body).toEqual({
       id: plain.projectId,
       display_name: "Plain",
+      logo_url: null,
+      logo_full_url: null,
+      logo_dark_mode_url: null,
+      logo_full_dark_mode_url: null,
       config: {
         sign_up_enabled: true,
         credential_enabled: true,

@@ -29,6 +29,12 @@ const settingsOf = (body: ProjectUpdateBody): ProjectSettings => ({
   displayName: body.display_name,
   description: body.description,
   isProductionMode: body.is_production_mode,
+  logos: {
+    logo_url: body.logo_url,
+    logo_full_url: body.logo_full_url,
+    logo_dark_mode_url: body.logo_dark_mode_url,
+    logo_full_dark_mode_url: body.logo_full_dark_mode_url,
+  },
   config: body.config,
 });
 

@@ -5,10 +5,12 @@ import {
   DEFAULT_PROJECT_CONFIG,
   GENERIC_OIDC_PROVIDER_ID,
   KnownErrors,
+  PROJECT_LOGO_KEYS,
   type ProjectAdminView,
   type ProjectClientView,
   type ProjectConfig,
   type ProjectConfigUpdate,
+  type ProjectLogos,
   SHARED_OAUTH_PROVIDER_IDS,
   STANDARD_OAUTH_PROVIDER_IDS,
   TURNSTILE_SCRIPT_URL,
@@ -106,6 +108,10 @@ export function productionModeErrors(config: ProjectConfig): string[] {
   return errors;
 }
 
+/** The project's logos, null where none is set (configurations stored before logos existed have none). */
+const logosOf = (c: ProjectConfig): ProjectLogos =>
+  Object.fromEntries(PROJECT_LOGO_KEYS.map((key) => [key, c[key] ?? null])) as ProjectLogos;
+
 /** The client view (WIRE.md §4.13): only what sign-in screens need. Disabled providers are not revealed. */
 export function projectClientView(project: ProjectRow): ProjectClientView {
   const c = project.config;
@@ -113,6 +119,7 @@ export function projectClientView(project: ProjectRow): ProjectClientView {
   return {
     id: project.id,
     display_name: project.displayName,
+    ...logosOf(c),
     config: {
       sign_up_enabled: c.sign_up_enabled,
       credential_enabled: c.credential_enabled,
@@ -155,6 +162,7 @@ export function projectAdminView(
     user_count: userCount,
     is_production_mode: project.isProductionMode,
     owner_team_id: project.ownerTeamId,
+    ...logosOf(c),
     config: {
       // What clients see, then what only admins see; providers in full, secrets included.
       ...projectClientView({ ...project, config: c }).config,

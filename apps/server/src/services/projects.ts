@@ -7,6 +7,7 @@ import {
   type ProjectAdminView,
   type ProjectConfig,
   type ProjectConfigUpdate,
+  type ProjectLogos,
 } from "@gatehouse/contract";
 import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
@@ -41,6 +42,8 @@ export type ProjectSettings = {
   displayName?: string;
   description?: string | null;
   isProductionMode?: boolean;
+  /** Stack's `logo_url` family; a key sent as null removes that logo. Stored in the configuration. */
+  logos?: Partial<ProjectLogos>;
   config?: ProjectConfigUpdate;
 };
 
@@ -77,6 +80,9 @@ export function createProjectSecrets(serverSecret: string): ProjectSecrets {
   };
 }
 
+const definedOnly = (values: object = {}) =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+
 export function createProjectService(deps: {
   db: Db;
   repo: ProjectsRepo;
@@ -90,9 +96,12 @@ export function createProjectService(deps: {
 
   /** The audit entries of a settings change: the project's own fields, and its configuration (keys only). */
   function auditSettings(tx: Db, projectId: string, settings: ProjectSettings) {
-    const fields = (["displayName", "description", "isProductionMode"] as const).filter(
-      (f) => settings[f] !== undefined,
-    );
+    const fields = [
+      ...(["displayName", "description", "isProductionMode"] as const).filter(
+        (f) => settings[f] !== undefined,
+      ),
+      ...Object.keys(definedOnly(settings.logos)),
+    ];
     const target = { type: "project", id: projectId };
     const configKeys = Object.keys(settings.config ?? {});
     return deps.audit.record(
@@ -132,7 +141,10 @@ export function createProjectService(deps: {
       const projectDefined = await deps.permissions.definitionMap(project.id, tx, "project");
       assertKnownReferences(settings.config, new Set(defined.keys()), new Set(projectDefined.keys()));
     }
-    const config = mergeConfig(secrets.open(project.config), settings.config);
+    const config = {
+      ...mergeConfig(secrets.open(project.config), settings.config),
+      ...definedOnly(settings.logos),
+    };
     const isProductionMode = settings.isProductionMode ?? project.isProductionMode;
     const violations = isProductionMode ? productionModeErrors(config) : [];
     if (violations.length > 0) throw new TextError(400, violations.join("\n"));

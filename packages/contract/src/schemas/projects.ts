@@ -170,6 +170,11 @@ export const projectConfigSchema = z.strictObject({
   new_device_notice_enabled: z.boolean().optional(),
   /** [GO] Where our pages load the challenge widget's script from; null or absent: Cloudflare's Turnstile. */
   bot_protection_script_url: httpUrlSchema.nullable().optional(),
+  /** The project's logos (top-level `logo_url`, … on the wire, as Stack has them); absent: none. */
+  logo_url: z.string().nullable().optional(),
+  logo_full_url: z.string().nullable().optional(),
+  logo_dark_mode_url: z.string().nullable().optional(),
+  logo_full_dark_mode_url: z.string().nullable().optional(),
 });
 
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -252,9 +257,51 @@ export type ProjectConfigUpdate = z.output<typeof projectConfigUpdateSchema>;
 
 const projectDisplayNameSchema = z.string().min(1).max(256);
 
+/** Stack's bound on an image sent inline (its `MAX_IMAGE_SIZE_BASE64_BYTES`). */
+export const MAX_PROJECT_LOGO_LENGTH = 1_000_000;
+const INLINE_IMAGE = /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A project logo (Stack's `logo_url` family): an https URL, or an inline base64 image. Pages put it in an `<img>`,
+ * where neither can run script; plain http would be mixed content on an https page, and other schemes
+ * (`javascript:`, `file:`) have no business in a logo.
+ */
+const httpsUrlSchema = z.url({ protocol: /^https$/ });
+const projectLogoSchema = z
+  .string()
+  .max(MAX_PROJECT_LOGO_LENGTH)
+  .refine(
+    (value) => INLINE_IMAGE.test(value) || (!/\s/.test(value) && httpsUrlSchema.safeParse(value).success),
+    "must be an https URL or a data:image/…;base64 URL",
+  )
+  .nullable();
+
+export const PROJECT_LOGO_KEYS = [
+  "logo_url",
+  "logo_full_url",
+  "logo_dark_mode_url",
+  "logo_full_dark_mode_url",
+] as const;
+export type ProjectLogoKey = (typeof PROJECT_LOGO_KEYS)[number];
+export type ProjectLogos = Record<ProjectLogoKey, string | null>;
+
+const projectLogoFields = {
+  logo_url: projectLogoSchema.optional(),
+  logo_full_url: projectLogoSchema.optional(),
+  logo_dark_mode_url: projectLogoSchema.optional(),
+  logo_full_dark_mode_url: projectLogoSchema.optional(),
+};
+const logoViewFields = {
+  logo_url: z.string().nullable(),
+  logo_full_url: z.string().nullable(),
+  logo_dark_mode_url: z.string().nullable(),
+  logo_full_dark_mode_url: z.string().nullable(),
+};
+
 const projectSettingsFields = {
   description: z.string().max(4096).nullable().optional(),
   is_production_mode: z.boolean().optional(),
+  ...projectLogoFields,
   config: projectConfigUpdateSchema.optional(),
 };
 
@@ -275,11 +322,15 @@ export type ProjectUpdateBody = z.output<typeof projectUpdateBodySchema>;
 const idRef = z.object({ id: z.string() });
 const domainView = z.object({ domain: z.string(), handler_path: z.string() });
 
-/** What client and server callers see of a project; UI components read it to choose sign-in methods. */
+/**
+ * What client and server callers see of a project; UI components read it to choose sign-in methods. **[GO]** The
+ * logos too (Stack shows them to admins only): our pages put the logo on the sign-in card.
+ */
 export const projectClientViewSchema = z
   .object({
     id: z.string(),
     display_name: z.string(),
+    ...logoViewFields,
     config: z.object({
       sign_up_enabled: z.boolean(),
       credential_enabled: z.boolean(),
@@ -316,6 +367,7 @@ export const projectAdminViewSchema = z
     user_count: z.number().int(),
     is_production_mode: z.boolean(),
     owner_team_id: z.string().nullable(),
+    ...logoViewFields,
     config: z.object({
       id: z.string(),
       legacy_global_jwt_signing: z.literal(false),

@@ -16,6 +16,12 @@ export const POLISH_STYLES = `
 .gh-root .gh-brand { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 0 0 4px;
   color: var(--gh-muted); font-size: 14px; font-weight: 550; }
 .gh-root .gh-brand img { height: 28px; width: auto; max-width: 160px; }
+.gh-root .gh-brand .gh-logo-dark, .gh-root[data-theme="dark"] .gh-brand .gh-logo-light { display: none; }
+.gh-root[data-theme="dark"] .gh-brand .gh-logo-dark { display: block; }
+@media (prefers-color-scheme: dark) {
+  .gh-root[data-theme="system"] .gh-brand .gh-logo-light { display: none; }
+  .gh-root[data-theme="system"] .gh-brand .gh-logo-dark { display: block; }
+}
 .gh-root .gh-card-top { display: flex; justify-content: space-between; align-items: center; gap: 12px; margin-bottom: 8px; }
 .gh-root .gh-settings-nav a[aria-current="page"] { font-weight: 650; color: var(--gh-fg); text-decoration: none;
   border-left: 3px solid var(--gh-primary); padding-left: 8px; margin-left: -11px; }

@@ -4,6 +4,7 @@ import type { WebhookAttempt, WebhookEndpoint } from "@gatehouse/react";
 import { Alert, Button, Muted } from "@gatehouse/react/ui";
 import { useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { ConfirmButton, Part, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
@@ -19,6 +20,7 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
   const [secret, setSecret] = useState<{ value: string; rotated: boolean } | null>(null);
   const [test, setTest] = useState<WebhookAttempt | null>(null);
   const changed = () => invalidate(webhooksKey(project, "endpoints"));
+  const t = useDashboardTranslation();
 
   const toggle = useFormAction(async () => {
     await app.updateWebhookEndpoint(endpoint.id, { enabled: !endpoint.enabled });
@@ -42,31 +44,31 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
   const name = endpoint.description || endpoint.url;
 
   return (
-    <article className="dash-panel dash-endpoint" aria-label={`Endpoint ${name}`}>
+    <article className="dash-panel dash-endpoint" aria-label={t("hook.endpointName", { name })}>
       <div className="dash-screen-header">
         <div>
           <h2 className="dash-mono dash-endpoint-url">{endpoint.url}</h2>
           {endpoint.description && <p className="dash-muted">{endpoint.description}</p>}
         </div>
         <span className={`dash-badge ${endpoint.enabled ? "dash-ok" : "dash-bad"}`}>
-          {endpoint.enabled ? "Enabled" : "Disabled"}
+          {endpoint.enabled ? t("hook.enabled") : t("hook.disabled")}
         </span>
       </div>
       <p className="dash-muted">
-        Events:{" "}
+        {t("hook.events")}{" "}
         {endpoint.filterTypes ? (
           <span className="dash-mono">{endpoint.filterTypes.join(", ")}</span>
         ) : (
-          "all events"
+          t("hook.allEventsLower")
         )}
       </p>
 
       {editing ? (
-        <Part label="event types">
+        <Part label={t("hook.part.eventTypes")}>
           <EndpointForm
             project={project}
             endpoint={endpoint}
-            submitLabel="Save endpoint"
+            submitLabel={t("hook.save")}
             onCancel={() => setEditing(false)}
             onSubmit={async (values) => {
               await app.updateWebhookEndpoint(endpoint.id, values);
@@ -77,18 +79,18 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
         </Part>
       ) : (
         <div className="dash-actions">
-          <Button onClick={() => setEditing(true)}>Edit</Button>
+          <Button onClick={() => setEditing(true)}>{t("hook.edit")}</Button>
           <Button pending={toggle.pending} onClick={() => void toggle.run()}>
-            {endpoint.enabled ? "Disable" : "Enable"}
+            {endpoint.enabled ? t("hook.disable") : t("hook.enable")}
           </Button>
           <Button variant="primary" pending={sendTest.pending} onClick={() => void sendTest.run()}>
-            Send test event
+            {t("hook.sendTest")}
           </Button>
           <ConfirmButton
-            label="Delete"
-            name={`Delete endpoint ${name}`}
-            question="Delete this endpoint and stop its deliveries?"
-            confirmLabel="Delete endpoint"
+            label={t("hook.delete")}
+            name={t("hook.deleteName", { name })}
+            question={t("hook.deleteQuestion")}
+            confirmLabel={t("hook.deleteYes")}
             pending={remove.pending}
             error={remove.error}
             onConfirm={remove.run}
@@ -100,37 +102,33 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
       {test && <TestResult attempt={test} />}
 
       <div className="dash-secret">
-        <h3>Signing secret</h3>
+        <h3>{t("hook.secret")}</h3>
         {secret ? (
           <>
             <input
               className="dash-code-block dash-secret-value"
               readOnly
-              aria-label="Signing secret"
+              aria-label={t("hook.secret")}
               value={secret.value}
               onFocus={(event) => event.currentTarget.select()}
             />
-            {secret.rotated && (
-              <Alert kind="success">
-                New secret made. For 24 hours deliveries are signed with both the new and the old secret.
-              </Alert>
-            )}
+            {secret.rotated && <Alert kind="success">{t("hook.rotated")}</Alert>}
           </>
         ) : (
-          <Muted>Receivers check the svix-signature header with this secret.</Muted>
+          <Muted>{t("hook.secretExplain")}</Muted>
         )}
         <div className="dash-actions">
           {secret ? (
-            <Button onClick={() => setSecret(null)}>Hide secret</Button>
+            <Button onClick={() => setSecret(null)}>{t("hook.hideSecret")}</Button>
           ) : (
             <Button pending={showSecret.pending} onClick={() => void showSecret.run()}>
-              Show secret
+              {t("hook.showSecret")}
             </Button>
           )}
           <ConfirmButton
-            label="Rotate secret"
-            question="Make a new secret? Receivers must switch to it within 24 hours."
-            confirmLabel="Rotate"
+            label={t("hook.rotate")}
+            question={t("hook.rotateQuestion")}
+            confirmLabel={t("hook.rotateYes")}
             variant="secondary"
             pending={rotate.pending}
             error={rotate.error}
@@ -141,8 +139,8 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
       </div>
 
       <details className="dash-attempts">
-        <summary>Recent attempts</summary>
-        <Part label="attempts" reads={webhooksKey(project, "attempts", endpoint.id)}>
+        <summary>{t("hook.recent")}</summary>
+        <Part label={t("hook.part.attempts")} reads={webhooksKey(project, "attempts", endpoint.id)}>
           <Attempts project={project} endpointId={endpoint.id} />
         </Part>
       </details>
@@ -151,57 +149,66 @@ export function EndpointCard({ project, endpoint }: ProjectScreenProps & { endpo
 }
 
 function TestResult({ attempt }: { attempt: WebhookAttempt }) {
+  const t = useDashboardTranslation();
   const http = attempt.responseStatusCode === null ? "" : `HTTP ${attempt.responseStatusCode}, `;
   return attempt.status === "succeeded" ? (
-    <Alert kind="success">
-      Test event delivered: {http}
-      {attempt.durationMillis} ms.
-    </Alert>
+    <Alert kind="success">{t("hook.testDelivered", { http, ms: attempt.durationMillis ?? 0 })}</Alert>
   ) : (
-    <Alert>
-      Test event failed: {http}
-      {attempt.error ?? "the receiver did not answer with a 2xx status."}
-    </Alert>
+    <Alert>{t("hook.testFailed", { http, error: attempt.error ?? t("hook.no2xx") })}</Alert>
   );
 }
 
-const STATUS: Record<WebhookAttempt["status"], { label: string; tone: string }> = {
-  succeeded: { label: "Succeeded", tone: "dash-ok" },
-  failed: { label: "Failed", tone: "dash-bad" },
-  pending: { label: "Pending", tone: "" },
+const STATUS: Record<WebhookAttempt["status"], { label: DashboardKey; tone: string }> = {
+  succeeded: { label: "hook.status.succeeded", tone: "dash-ok" },
+  failed: { label: "hook.status.failed", tone: "dash-bad" },
+  pending: { label: "hook.status.pending", tone: "" },
 };
 
 function Attempts({ project, endpointId }: ProjectScreenProps & { endpointId: string }) {
   const attempts = useQuery(webhooksKey(project, "attempts", endpointId), () =>
     project.app.listWebhookAttempts(endpointId),
   );
-  if (attempts.length === 0) return <Muted>No delivery attempts yet.</Muted>;
+  const t = useDashboardTranslation();
+  if (attempts.length === 0) return <Muted>{t("hook.noAttempts")}</Muted>;
   return (
     <>
       <div className="dash-actions">
         <Button onClick={() => invalidate(webhooksKey(project, "attempts", endpointId))}>
-          Refresh attempts
+          {t("hook.refresh")}
         </Button>
       </div>
-      <TableScroll label="Delivery attempts table">
+      <TableScroll label={t("hook.attemptsTable")}>
         <table className="dash-table">
-          <caption className="dash-sr-only">Recent delivery attempts, newest first</caption>
-          <TableHead columns={["Event", "Status", "HTTP", "Response", "Error", "Time", "Duration"]} />
+          <caption className="dash-sr-only">{t("hook.attemptsCaption")}</caption>
+          <TableHead
+            columns={[
+              t("hook.col.event"),
+              t("hook.col.status"),
+              t("hook.col.http"),
+              t("hook.col.response"),
+              t("hook.col.error"),
+              t("hook.col.time"),
+              t("hook.col.duration"),
+            ]}
+          />
           <tbody>
             {attempts.map((attempt) => (
               <tr key={attempt.id}>
                 <td className="dash-mono">
                   {attempt.eventType}
                   {attempt.attemptNumber > 1 && (
-                    <span className="dash-muted"> (try {attempt.attemptNumber})</span>
+                    <span className="dash-muted"> {t("hook.try", { n: attempt.attemptNumber })}</span>
                   )}
                 </td>
                 <td>
                   <span className={`dash-badge ${STATUS[attempt.status].tone}`}>
-                    {STATUS[attempt.status].label}
+                    {t(STATUS[attempt.status].label)}
                   </span>
                   {attempt.nextAttemptAt && (
-                    <span className="dash-muted"> next {dateTime(attempt.nextAttemptAt)}</span>
+                    <span className="dash-muted">
+                      {" "}
+                      {t("hook.next", { time: dateTime(attempt.nextAttemptAt) })}
+                    </span>
                   )}
                 </td>
                 <td>{attempt.responseStatusCode ?? "—"}</td>

@@ -5,6 +5,7 @@ import type { WebhookEndpoint } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useId, useState } from "react";
 import { useQuery } from "../../data.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { useFormAction } from "../form.ts";
 
@@ -15,27 +16,25 @@ export type EndpointValues = {
   enabled: boolean;
 };
 
-export function urlError(url: string): string | null {
-  if (!url.trim()) return "Enter the URL that receives the events.";
+/** Why `url` cannot receive webhooks (a text key), or null. */
+export function urlError(url: string): DashboardKey | null {
+  if (!url.trim()) return "hook.err.url";
   try {
     const parsed = new URL(url.trim());
     if (parsed.protocol === "http:" || parsed.protocol === "https:") return null;
   } catch {
     // Not a URL at all: the same message.
   }
-  return "Enter an absolute http:// or https:// URL, such as https://example.com/webhooks.";
+  return "hook.err.absolute";
 }
 
 /**
  * The server refuses loopback, private and link-local addresses unless its operator allows them (its refusal is a
  * plain sentence, WIRE.md §4.16): the operator is told which setting does.
  */
-export function explainRefusal(refusal: string): string {
+export function explainRefusal(refusal: string, explanation: string): string {
   if (!/public address/i.test(refusal)) return refusal;
-  return (
-    `${refusal} This server refuses loopback, private and link-local addresses (such as localhost or 192.168.x.x). ` +
-    "To send webhooks to one, for local development, start the server with GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS=true."
-  );
+  return `${refusal} ${explanation}`;
 }
 
 export function EndpointForm({
@@ -60,6 +59,7 @@ export function EndpointForm({
   const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
   const [errors, setErrors] = useState<{ url?: string | null; types?: string | null }>({});
   const id = useId();
+  const t = useDashboardTranslation();
   const submit = useFormAction(
     async () => {
       await onSubmit({
@@ -70,14 +70,15 @@ export function EndpointForm({
       });
     },
     {},
-    explainRefusal,
+    (refusal) => explainRefusal(refusal, t("hook.err.private")),
   );
 
   const onFormSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const urlProblem = urlError(url);
     const found = {
-      url: urlError(url),
-      types: !allEvents && types.length === 0 ? "Choose at least one event type, or all events." : null,
+      url: urlProblem && t(urlProblem),
+      types: !allEvents && types.length === 0 ? t("hook.err.types") : null,
     };
     setErrors(found);
     const form = event.currentTarget;
@@ -89,7 +90,7 @@ export function EndpointForm({
   return (
     <form className="dash-form" noValidate onSubmit={onFormSubmit} aria-label={submitLabel}>
       <Field
-        label="Endpoint URL"
+        label={t("hook.url")}
         type="url"
         placeholder="https://example.com/webhooks"
         value={url}
@@ -97,16 +98,16 @@ export function EndpointForm({
         onChange={(event) => setUrl(event.target.value)}
       />
       <Field
-        label="Description (optional)"
+        label={t("hook.description")}
         value={description}
         maxLength={1024}
         onChange={(event) => setDescription(event.target.value)}
       />
       <fieldset className="dash-checks" aria-describedby={errors.types ? `${id}-types-error` : undefined}>
-        <legend>Events</legend>
+        <legend>{t("hook.eventsLegend")}</legend>
         <label>
           <input type="radio" name={`${id}-events`} checked={allEvents} onChange={() => setAllEvents(true)} />{" "}
-          All events
+          {t("hook.allEvents")}
         </label>
         <label>
           <input
@@ -115,7 +116,7 @@ export function EndpointForm({
             checked={!allEvents}
             onChange={() => setAllEvents(false)}
           />{" "}
-          Only these events:
+          {t("hook.onlyThese")}
         </label>
         <div className="dash-event-types">
           {eventTypes.map((type) => (
@@ -126,7 +127,7 @@ export function EndpointForm({
                 disabled={allEvents}
                 checked={!allEvents && types.includes(type)}
                 onChange={(event) =>
-                  setTypes(event.target.checked ? [...types, type] : types.filter((t) => t !== type))
+                  setTypes(event.target.checked ? [...types, type] : types.filter((other) => other !== type))
                 }
               />{" "}
               <span className="dash-mono">{type}</span>
@@ -141,14 +142,14 @@ export function EndpointForm({
       </fieldset>
       <label className="dash-check">
         <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />{" "}
-        Enabled
+        {t("hook.enabledCheck")}
       </label>
       {submit.error && <Alert>{submit.error}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={submit.pending}>
           {submitLabel}
         </Button>
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        {onCancel && <Button onClick={onCancel}>{t("common.cancel")}</Button>}
       </div>
     </form>
   );

@@ -4,18 +4,19 @@ import type { SentEmail } from "@gatehouse/react";
 import { Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { Part, TableHead, TableScroll } from "../bricks.tsx";
 import { dateTime, HtmlFrame } from "../delivery/confirm.tsx";
 import { TEMPLATE_TYPES } from "./templates.tsx";
 
-const STATUS: Record<SentEmail["status"], { label: string; tone: string }> = {
-  queued: { label: "Queued", tone: "" },
-  sent: { label: "Sent", tone: "dash-ok" },
-  failed: { label: "Failed", tone: "dash-bad" },
-  kept: { label: "Kept (development inbox)", tone: "" },
-  paused: { label: "Paused", tone: "" },
-  skipped: { label: "Skipped", tone: "" },
+const STATUS: Record<SentEmail["status"], { label: DashboardKey; tone: string }> = {
+  queued: { label: "mail.status.queued", tone: "" },
+  sent: { label: "mail.status.sent", tone: "dash-ok" },
+  failed: { label: "mail.status.failed", tone: "dash-bad" },
+  kept: { label: "mail.status.kept", tone: "" },
+  paused: { label: "mail.status.paused", tone: "" },
+  skipped: { label: "mail.status.skipped", tone: "" },
 };
 
 const outboxKey = (project: { id: string }, ...parts: string[]) => projectKey(project, "emails", ...parts);
@@ -23,6 +24,7 @@ const outboxKey = (project: { id: string }, ...parts: string[]) => projectKey(pr
 export function Outbox({ project }: ProjectScreenProps) {
   const [draft, setDraft] = useState("");
   const [to, setTo] = useState("");
+  const t = useDashboardTranslation();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTo(draft.trim());
@@ -30,18 +32,18 @@ export function Outbox({ project }: ProjectScreenProps) {
   return (
     <section className="dash-panel" aria-labelledby="outbox">
       <div className="dash-screen-header">
-        <h2 id="outbox">Outbox</h2>
-        <Button onClick={() => invalidate(outboxKey(project))}>Refresh</Button>
+        <h2 id="outbox">{t("mail.tab.outbox")}</h2>
+        <Button onClick={() => invalidate(outboxKey(project))}>{t("mail.refresh")}</Button>
       </div>
-      <form className="dash-filter" aria-label="Filter e-mails" onSubmit={onSubmit}>
+      <form className="dash-filter" aria-label={t("mail.filter")} onSubmit={onSubmit}>
         <Field
-          label="Recipient"
+          label={t("mail.recipient")}
           type="email"
-          placeholder="Exact address"
+          placeholder={t("mail.exactAddress")}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <Button type="submit">Filter</Button>
+        <Button type="submit">{t("mail.filterButton")}</Button>
         {to && (
           <Button
             onClick={() => {
@@ -49,11 +51,11 @@ export function Outbox({ project }: ProjectScreenProps) {
               setTo("");
             }}
           >
-            Show all
+            {t("mail.showAll")}
           </Button>
         )}
       </form>
-      <Part label="e-mails" reads={outboxKey(project)}>
+      <Part label={t("mail.part.emails")} reads={outboxKey(project)}>
         <OutboxTable project={project} to={to} />
       </Part>
     </section>
@@ -66,16 +68,28 @@ function OutboxTable({ project, to }: ProjectScreenProps & { to: string }) {
   );
   const [openId, setOpenId] = useState<string | null>(null);
   const open = emails.find((email) => email.id === openId);
-  if (emails.length === 0)
-    return (
-      <Muted>{to ? `No e-mails to ${to}.` : "No e-mails yet. E-mails the project sends appear here."}</Muted>
-    );
+  const t = useDashboardTranslation();
+  const templateName = (type: string) => {
+    const label = TEMPLATE_TYPES[type]?.label;
+    return label ? t(label) : type;
+  };
+  if (emails.length === 0) return <Muted>{to ? t("mail.noneTo", { to }) : t("mail.none")}</Muted>;
   return (
     <>
-      <TableScroll label="E-mails table">
+      <TableScroll label={t("mail.table")}>
         <table className="dash-table">
-          <caption className="dash-sr-only">Recent e-mails, newest first</caption>
-          <TableHead columns={["To", "Subject", "Template", "Status", "Created", "Sent", "Last error"]} />
+          <caption className="dash-sr-only">{t("mail.caption")}</caption>
+          <TableHead
+            columns={[
+              t("mail.col.to"),
+              t("mail.col.subject"),
+              t("mail.col.template"),
+              t("mail.col.status"),
+              t("mail.col.created"),
+              t("mail.col.sent"),
+              t("mail.col.lastError"),
+            ]}
+          />
           <tbody>
             {emails.map((email) => (
               <tr key={email.id}>
@@ -90,16 +104,14 @@ function OutboxTable({ project, to }: ProjectScreenProps & { to: string }) {
                     {email.subject}
                   </button>
                 </td>
-                <td>
-                  {email.templateType
-                    ? (TEMPLATE_TYPES[email.templateType]?.label ?? email.templateType)
-                    : "—"}
-                </td>
+                <td>{email.templateType ? templateName(email.templateType) : "—"}</td>
                 <td>
                   <span className={`dash-badge ${STATUS[email.status]?.tone ?? ""}`}>
-                    {STATUS[email.status]?.label ?? email.status}
+                    {STATUS[email.status] ? t(STATUS[email.status].label) : email.status}
                   </span>
-                  {email.attempts > 1 && <span className="dash-muted"> {email.attempts} attempts</span>}
+                  {email.attempts > 1 && (
+                    <span className="dash-muted"> {t("mail.attempts", { n: email.attempts })}</span>
+                  )}
                 </td>
                 <td>{dateTime(email.createdAt)}</td>
                 <td>{dateTime(email.sentAt)}</td>
@@ -115,22 +127,24 @@ function OutboxTable({ project, to }: ProjectScreenProps & { to: string }) {
 }
 
 function EmailContent({ email, onClose }: { email: SentEmail; onClose: () => void }) {
+  const t = useDashboardTranslation();
   return (
-    <section className="dash-panel dash-email-content" aria-label={`E-mail: ${email.subject}`}>
+    <section
+      className="dash-panel dash-email-content"
+      aria-label={t("mail.emailName", { subject: email.subject })}
+    >
       <div className="dash-screen-header">
         <h3>{email.subject}</h3>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t("mail.close")}</Button>
       </div>
-      <p className="dash-muted">
-        To <span className="dash-mono">{email.to}</span>, {dateTime(email.createdAt)}
-      </p>
-      {email.html === null && email.text === null && (
-        <Muted>The content of sent e-mails is cleared after 7 days.</Muted>
+      <p className="dash-muted">{t("mail.toWhen", { to: email.to, when: dateTime(email.createdAt) })}</p>
+      {email.html === null && email.text === null && <Muted>{t("mail.cleared")}</Muted>}
+      {email.html !== null && (
+        <HtmlFrame html={email.html} title={t("mail.htmlOf", { subject: email.subject })} />
       )}
-      {email.html !== null && <HtmlFrame html={email.html} title={`HTML of ${email.subject}`} />}
       {email.text !== null && (
         <details open={email.html === null}>
-          <summary>Plain-text version</summary>
+          <summary>{t("mail.plainText")}</summary>
           <pre className="dash-code-block">{email.text}</pre>
         </details>
       )}

@@ -3,6 +3,7 @@
 import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { useFormAction } from "../form.ts";
 
@@ -16,26 +17,30 @@ export type SmtpValues = {
 };
 type EmailConfig = { type: "shared" } | ({ type: "standard"; port: number } & Omit<SmtpValues, "port">);
 
-const FIELDS: [keyof SmtpValues, string, string][] = [
-  ["host", "SMTP host", "text"],
-  ["port", "Port", "text"],
-  ["username", "Username", "text"],
-  ["password", "Password", "password"],
-  ["senderName", "Sender name", "text"],
-  ["senderEmail", "Sender e-mail address", "email"],
+const FIELDS: [keyof SmtpValues, DashboardKey, string][] = [
+  ["host", "mail.field.host", "text"],
+  ["port", "mail.field.port", "text"],
+  ["username", "mail.field.username", "text"],
+  ["password", "mail.field.password", "password"],
+  ["senderName", "mail.field.senderName", "text"],
+  ["senderEmail", "mail.field.senderEmail", "email"],
 ];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The field errors of standard settings; every field is required, the port is 1–65535. */
-export function smtpErrors(values: SmtpValues): Partial<Record<keyof SmtpValues, string>> {
+/** The field errors of standard settings, in the dashboard's language; every field is required, the port 1–65535. */
+export function smtpErrors(
+  values: SmtpValues,
+  t: ReturnType<typeof useDashboardTranslation>,
+): Partial<Record<keyof SmtpValues, string>> {
   const errors: Partial<Record<keyof SmtpValues, string>> = {};
-  for (const [key, label] of FIELDS) if (!values[key].trim()) errors[key] = `${label} is required.`;
+  for (const [key, label] of FIELDS)
+    if (!values[key].trim()) errors[key] = t("mail.err.required", { field: t(label) });
   const port = Number(values.port.trim());
   if (!errors.port && !(Number.isInteger(port) && port >= 1 && port <= 65535))
-    errors.port = "The port is a whole number from 1 to 65535.";
+    errors.port = t("mail.err.port");
   if (!errors.senderEmail && !EMAIL.test(values.senderEmail.trim()))
-    errors.senderEmail = "Enter an e-mail address such as noreply@example.com.";
+    errors.senderEmail = t("mail.err.sender");
   return errors;
 }
 
@@ -63,6 +68,7 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
   );
   const [errors, setErrors] = useState<Partial<Record<keyof SmtpValues, string>>>({});
   const [savedNote, setSavedNote] = useState(false);
+  const t = useDashboardTranslation();
 
   const save = useFormAction(async () => {
     const emailConfig = type === "shared" ? { type } : { type, ...standardConfig(values) };
@@ -73,7 +79,7 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
 
   /** Validates standard settings, focusing the first invalid field; answers whether they are fine. */
   const validate = (form: HTMLElement | null) => {
-    const found = smtpErrors(values);
+    const found = smtpErrors(values, t);
     setErrors(found);
     const first = FIELDS.findIndex(([key]) => found[key]);
     if (first >= 0) form?.querySelectorAll<HTMLInputElement>("input.gh-input")[first]?.focus();
@@ -89,10 +95,10 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
 
   return (
     <section className="dash-panel" aria-labelledby="smtp-settings">
-      <h2 id="smtp-settings">Sending</h2>
+      <h2 id="smtp-settings">{t("mail.sending")}</h2>
       <form className="dash-form" noValidate onSubmit={onSubmit} id="smtp-form">
         <fieldset className="dash-radios">
-          <legend>E-mail server</legend>
+          <legend>{t("mail.server")}</legend>
           <label>
             <input
               type="radio"
@@ -100,7 +106,7 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
               checked={type === "shared"}
               onChange={() => setType("shared")}
             />{" "}
-            Shared (the instance's server and sender)
+            {t("mail.shared")}
           </label>
           <label>
             <input
@@ -109,21 +115,16 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
               checked={type === "standard"}
               onChange={() => setType("standard")}
             />{" "}
-            Your own SMTP server
+            {t("mail.own")}
           </label>
         </fieldset>
-        {type === "shared" && (
-          <Muted>
-            Without an SMTP server for the instance, e-mails are kept in the outbox below (the development
-            inbox).
-          </Muted>
-        )}
+        {type === "shared" && <Muted>{t("mail.sharedExplain")}</Muted>}
         {type === "standard" && (
           <div className="dash-smtp-fields">
             {FIELDS.map(([key, label, inputType]) => (
               <Field
                 key={key}
-                label={label}
+                label={t(label)}
                 type={inputType}
                 inputMode={key === "port" ? "numeric" : undefined}
                 autoComplete={key === "password" ? "new-password" : "off"}
@@ -135,10 +136,10 @@ export function SmtpSettings({ project }: ProjectScreenProps) {
           </div>
         )}
         {save.error && <Alert>{save.error}</Alert>}
-        {savedNote && !save.pending && !save.error && <Alert kind="success">E-mail settings saved.</Alert>}
+        {savedNote && !save.pending && !save.error && <Alert kind="success">{t("mail.saved")}</Alert>}
         <div>
           <Button type="submit" variant="primary" pending={save.pending}>
-            Save e-mail settings
+            {t("mail.save")}
           </Button>
         </div>
       </form>
@@ -161,6 +162,7 @@ function TestEmail({
   const [recipient, setRecipient] = useState("");
   const [recipientError, setRecipientError] = useState<string | null>(null);
   const [result, setResult] = useState<{ ok: true } | { ok: false; message: string } | null>(null);
+  const t = useDashboardTranslation();
   const send = useFormAction(async () => {
     const answer = await project.app.sendTestEmail({
       recipientEmail: recipient.trim(),
@@ -172,7 +174,7 @@ function TestEmail({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setResult(null);
-    const error = EMAIL.test(recipient.trim()) ? null : "Enter the address to send the test e-mail to.";
+    const error = EMAIL.test(recipient.trim()) ? null : t("mail.test.err");
     setRecipientError(error);
     if (error) event.currentTarget.querySelector<HTMLInputElement>("input")?.focus();
     else if (validate()) void send.run();
@@ -180,21 +182,21 @@ function TestEmail({
 
   return (
     <form className="dash-form dash-test-email" noValidate onSubmit={onSubmit}>
-      <h3>Send a test e-mail</h3>
-      <Muted>Tries the settings above (saved or not) by sending one e-mail now.</Muted>
+      <h3>{t("mail.test.title")}</h3>
+      <Muted>{t("mail.test.explain")}</Muted>
       <Field
-        label="Test recipient"
+        label={t("mail.test.recipient")}
         type="email"
         value={recipient}
         error={recipientError}
         onChange={(event) => setRecipient(event.target.value)}
       />
       {send.error && <Alert>{send.error}</Alert>}
-      {result?.ok && <Alert kind="success">The test e-mail was accepted by the SMTP server.</Alert>}
-      {result && !result.ok && <Alert>The test e-mail failed: {result.message}</Alert>}
+      {result?.ok && <Alert kind="success">{t("mail.test.ok")}</Alert>}
+      {result && !result.ok && <Alert>{t("mail.test.failed", { message: result.message })}</Alert>}
       <div>
         <Button type="submit" pending={send.pending}>
-          Send test e-mail
+          {t("mail.test.send")}
         </Button>
       </div>
     </form>

@@ -4,31 +4,32 @@ import { KnownError, StatusError } from "@gatehouse/react";
 import { Alert, Button, Field, Muted, Spinner } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
+import { type DashboardKey, useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
 import { ConfirmButton } from "../bricks.tsx";
 import { HtmlFrame } from "../delivery/confirm.tsx";
 import { useFormAction } from "../form.ts";
 
 /** Each type's name and the variables its placeholders may use (WIRE.md §5.2). */
-export const TEMPLATE_TYPES: Record<string, { label: string; variables: string[] }> = {
+export const TEMPLATE_TYPES: Record<string, { label: DashboardKey; variables: string[] }> = {
   email_verification: {
-    label: "E-mail verification",
+    label: "mail.type.email_verification",
     variables: ["projectDisplayName", "userDisplayName", "emailVerificationLink"],
   },
   password_reset: {
-    label: "Password reset",
+    label: "mail.type.password_reset",
     variables: ["projectDisplayName", "userDisplayName", "passwordResetLink"],
   },
   magic_link: {
-    label: "Sign-in code and magic link",
+    label: "mail.type.magic_link",
     variables: ["projectDisplayName", "userDisplayName", "magicLink", "otp"],
   },
   team_invitation: {
-    label: "Team invitation",
+    label: "mail.type.team_invitation",
     variables: ["projectDisplayName", "userDisplayName", "teamInvitationLink", "teamDisplayName"],
   },
   sign_in_invitation: {
-    label: "Sign-in invitation",
+    label: "mail.type.sign_in_invitation",
     variables: ["projectDisplayName", "userDisplayName", "signInInvitationLink", "teamDisplayName"],
   },
   new_device_notice: {
@@ -40,33 +41,38 @@ export const TEMPLATE_TYPES: Record<string, { label: string; variables: string[]
 type Template = { type: string; subject: string; content: string; isDefault: boolean };
 type Preview = { subject: string; html: string; text: string };
 
-/** The server's own words for a refused draft (an unknown variable is a plain-text 400). */
-const refusal = (error: unknown) =>
+/** The server's own words for a refused draft (an unknown variable is a plain-text 400), else `fallback`. */
+const refusal = (error: unknown, fallback: string) =>
   error instanceof StatusError && error.status < 500 && error.body
     ? error.body
     : error instanceof KnownError
       ? error.humanReadableMessage
-      : "The preview could not be made. Try again.";
+      : fallback;
 
 const templatesKey = (project: { id: string }) => projectKey(project, "email-templates");
 
 export function EmailTemplates({ project }: ProjectScreenProps) {
   const templates = useQuery(templatesKey(project), () => project.app.listEmailTemplates());
   const [selected, setSelected] = useState(templates[0]?.type ?? "email_verification");
-  const template = templates.find((t) => t.type === selected);
+  const template = templates.find((each) => each.type === selected);
+  const t = useDashboardTranslation();
+  const name = (type: string) => {
+    const label = TEMPLATE_TYPES[type]?.label;
+    return label ? t(label) : type;
+  };
   return (
     <div className="dash-templates">
-      <nav aria-label="Templates">
+      <nav aria-label={t("mail.templates")}>
         <ul className="dash-template-list">
-          {templates.map((t) => (
-            <li key={t.type}>
+          {templates.map((each) => (
+            <li key={each.type}>
               <button
                 type="button"
-                aria-current={t.type === selected ? "true" : undefined}
-                onClick={() => setSelected(t.type)}
+                aria-current={each.type === selected ? "true" : undefined}
+                onClick={() => setSelected(each.type)}
               >
-                <span>{TEMPLATE_TYPES[t.type]?.label ?? t.type}</span>
-                <span className="dash-badge">{t.isDefault ? "default" : "edited"}</span>
+                <span>{name(each.type)}</span>
+                <span className="dash-badge">{each.isDefault ? t("mail.default") : t("mail.edited")}</span>
               </button>
             </li>
           ))}
@@ -88,6 +94,8 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
   const contentId = useId();
   const info = TEMPLATE_TYPES[template.type];
   const changed = subject !== template.subject || content !== template.content;
+  const t = useDashboardTranslation();
+  const label = info ? t(info.label) : template.type;
 
   const save = useFormAction(async () => {
     await project.app.updateEmailTemplate(template.type, { subject, content });
@@ -98,7 +106,7 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
     await project.app.resetEmailTemplate(template.type);
     invalidate(templatesKey(project));
     // The draft becomes the default text the server now has.
-    const fresh = (await project.app.listEmailTemplates()).find((t) => t.type === template.type);
+    const fresh = (await project.app.listEmailTemplates()).find((each) => each.type === template.type);
     if (fresh) {
       setSubject(fresh.subject);
       setContent(fresh.content);
@@ -109,9 +117,9 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
     event.preventDefault();
     setSavedNote(false);
     const error = !subject.trim()
-      ? "The subject cannot be empty."
+      ? t("mail.err.subjectEmpty")
       : /[\r\n]/.test(subject)
-        ? "The subject must fit on one line."
+        ? t("mail.err.subjectLine")
         : null;
     setSubjectError(error);
     if (error) event.currentTarget.querySelector<HTMLInputElement>("input")?.focus();
@@ -124,11 +132,11 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
         className="dash-form"
         noValidate
         onSubmit={onSubmit}
-        aria-label={`${info?.label ?? template.type} template`}
+        aria-label={t("mail.templateName", { name: label })}
       >
-        <h3>{info?.label ?? template.type}</h3>
+        <h3>{label}</h3>
         <Field
-          label="Subject"
+          label={t("mail.subject")}
           value={subject}
           maxLength={500}
           error={subjectError}
@@ -139,7 +147,7 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
         />
         <div className="gh-field">
           <label className="gh-label" htmlFor={contentId}>
-            Content (HTML)
+            {t("mail.content")}
           </label>
           <textarea
             id={contentId}
@@ -154,27 +162,27 @@ function TemplateEditor({ project, template }: ProjectScreenProps & { template: 
           />
         </div>
         <div>
-          <strong className="dash-muted">Variables</strong>
-          <ul className="dash-variables" aria-label="Variables">
+          <strong className="dash-muted">{t("mail.variables")}</strong>
+          <ul className="dash-variables" aria-label={t("mail.variables")}>
             {(info?.variables ?? []).map((name) => (
               <li key={name}>
                 <code className="dash-mono">{`{{ ${name} }}`}</code>
               </li>
             ))}
           </ul>
-          <Muted>Values are HTML-escaped in the content and inserted as plain text in the subject.</Muted>
+          <Muted>{t("mail.variablesExplain")}</Muted>
         </div>
         {save.error && <Alert>{save.error}</Alert>}
-        {savedNote && !changed && !save.error && <Alert kind="success">Template saved.</Alert>}
+        {savedNote && !changed && !save.error && <Alert kind="success">{t("mail.templateSaved")}</Alert>}
         <div className="dash-actions">
           <Button type="submit" variant="primary" pending={save.pending}>
-            Save template
+            {t("mail.saveTemplate")}
           </Button>
           {!template.isDefault && (
             <ConfirmButton
-              label="Reset to default"
-              question="Replace this template with the default?"
-              confirmLabel="Reset"
+              label={t("mail.reset")}
+              question={t("mail.resetQuestion")}
+              confirmLabel={t("mail.resetYes")}
               pending={reset.pending}
               error={reset.error}
               onConfirm={reset.run}
@@ -197,34 +205,38 @@ function TemplatePreview({
   const [state, setState] = useState<{ preview?: Preview; error?: string; loading: boolean }>({
     loading: true,
   });
+  const t = useDashboardTranslation();
+  const failed = t("mail.previewError");
   useEffect(() => {
     let current = true;
     setState((previous) => ({ ...previous, loading: true }));
     const timer = setTimeout(() => {
       project.app.previewEmailTemplate(type, { subject, content }).then(
         (preview) => current && setState({ preview, loading: false }),
-        (error: unknown) => current && setState({ error: refusal(error), loading: false }),
+        (error: unknown) => current && setState({ error: refusal(error, failed), loading: false }),
       );
     }, 300);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [project, type, subject, content]);
+  }, [project, type, subject, content, failed]);
 
   return (
     <section className="dash-template-preview" aria-labelledby="template-preview" aria-busy={state.loading}>
-      <h3 id="template-preview">Preview {state.loading && <Spinner />}</h3>
+      <h3 id="template-preview">
+        {t("mail.preview")} {state.loading && <Spinner />}
+      </h3>
       {state.error && <Alert>{state.error}</Alert>}
       {state.preview && !state.error && (
         <>
           <p>
-            <span className="dash-muted">Subject: </span>
+            <span className="dash-muted">{t("mail.subjectLabel")}</span>
             <strong data-testid="preview-subject">{state.preview.subject}</strong>
           </p>
-          <HtmlFrame html={state.preview.html} title="HTML preview" />
+          <HtmlFrame html={state.preview.html} title={t("mail.htmlPreview")} />
           <details>
-            <summary>Plain-text version</summary>
+            <summary>{t("mail.plainText")}</summary>
             <pre className="dash-code-block">{state.preview.text}</pre>
           </details>
         </>

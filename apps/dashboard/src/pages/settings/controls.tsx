@@ -1,6 +1,7 @@
 // Form controls the settings screens share: an on/off switch (a checkbox with the switch role) and a list of
 // checkboxes in a labelled fieldset, for choosing permission ids.
 import type { ReactNode } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 
 export function Switch({
   label,
@@ -41,7 +42,7 @@ export function CheckList({
   options,
   selected,
   onChange,
-  empty = "Nothing to choose from yet.",
+  empty,
 }: {
   legend: string;
   options: CheckOption[];
@@ -49,12 +50,13 @@ export function CheckList({
   onChange: (selected: string[]) => void;
   empty?: string;
 }) {
+  const t = useDashboardTranslation();
   const toggle = (id: string, on: boolean) =>
     onChange(on ? [...selected.filter((s) => s !== id), id] : selected.filter((s) => s !== id));
   return (
     <fieldset className="dash-checklist">
       <legend>{legend}</legend>
-      {options.length === 0 && <span className="dash-muted">{empty}</span>}
+      {options.length === 0 && <span className="dash-muted">{empty ?? t("set.nothing")}</span>}
       {options.map((option) => (
         <label key={option.id}>
           <input

@@ -3,14 +3,11 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { useFormAction } from "../form.ts";
 import { CheckList, type CheckOption } from "./controls.tsx";
 import type { PermissionDefinition } from "./permission-definitions.ts";
 import { saveProject, useProjectSettings } from "./project-settings.ts";
-
-const ERROR_TEXTS = {
-  PERMISSION_NOT_FOUND: () => "A chosen permission no longer exists: untick it and save again.",
-};
 
 export function DefaultPermissions({
   project,
@@ -28,6 +25,8 @@ export function DefaultPermissions({
   const [draft, setDraft] = useState<typeof saved | null>(null);
   const [done, setDone] = useState(false);
   const current = draft ?? saved;
+  const t = useDashboardTranslation();
+  const ERROR_TEXTS = { PERMISSION_NOT_FOUND: () => t("perm.err.gone") };
 
   const save = useFormAction(async () => {
     await saveProject(project, {
@@ -44,7 +43,7 @@ export function DefaultPermissions({
     ...definitions.map((d) => ({ id: d.id, note: d.description })),
     ...chosen
       .filter((id) => !definitions.some((d) => d.id === id))
-      .map((id) => ({ id, note: "no longer defined" })),
+      .map((id) => ({ id, note: t("perm.noLonger") })),
   ];
   const change = (which: "creator" | "member") => (ids: string[]) => {
     setDone(false);
@@ -56,28 +55,28 @@ export function DefaultPermissions({
   };
 
   return (
-    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label="Default permissions">
+    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label={t("perm.defaults")}>
       <div className="dash-checklist-pair">
         <CheckList
-          legend="Granted to team creators"
+          legend={t("perm.creators")}
           options={optionsFor(current.creator)}
           selected={current.creator}
           onChange={change("creator")}
         />
         <CheckList
-          legend="Granted to team members"
+          legend={t("perm.members")}
           options={optionsFor(current.member)}
           selected={current.member}
           onChange={change("member")}
         />
       </div>
       {save.error && <Alert>{save.error}</Alert>}
-      {done && <Alert kind="success">Default permissions saved.</Alert>}
+      {done && <Alert kind="success">{t("perm.defaultsSaved")}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={save.pending}>
-          Save default permissions
+          {t("perm.saveDefaults")}
         </Button>
-        {draft && <Button onClick={() => setDraft(null)}>Discard changes</Button>}
+        {draft && <Button onClick={() => setDraft(null)}>{t("set.discard")}</Button>}
       </div>
     </form>
   );

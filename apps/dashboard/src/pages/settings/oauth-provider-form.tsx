@@ -3,6 +3,7 @@
 // provider), and the provider's extras.
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { serverUrl } from "../../stack.ts";
 import { CopyButton } from "../copy.tsx";
 import {
@@ -52,6 +53,7 @@ export function OAuthProviderForm({
   const [issuer, setIssuer] = useState(existing?.issuerUrl ?? "");
   const [errors, setErrors] = useState<Errors>({});
   const typeName = useId();
+  const t = useDashboardTranslation();
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     // The form opens on a click: its first control takes the focus.
@@ -70,17 +72,14 @@ export function OAuthProviderForm({
   const validate = (): Errors => {
     const found: Errors = {};
     if (!existing && choice === OIDC) {
-      if (oidcName.trim() && !OIDC_NAME.test(oidcName.trim()))
-        found.oidcName = "Use lowercase letters, digits and -, starting with a letter or digit.";
-      else if (taken.includes(id))
-        found.oidcName = "This provider is already configured: give it another name.";
+      if (oidcName.trim() && !OIDC_NAME.test(oidcName.trim())) found.oidcName = t("oauth.err.oidcName");
+      else if (taken.includes(id)) found.oidcName = t("oauth.err.taken");
     }
     if (!shared) {
-      if (!clientId.trim()) found.clientId = "Enter the client id of your OAuth app.";
-      if (!clientSecret.trim()) found.clientSecret = "Enter the client secret of your OAuth app.";
+      if (!clientId.trim()) found.clientId = t("oauth.err.clientId");
+      if (!clientSecret.trim()) found.clientSecret = t("oauth.err.clientSecret");
     }
-    if (choice === OIDC && !isHttpUrl(issuer.trim()))
-      found.issuerUrl = "Enter the issuer URL, like https://accounts.example.com.";
+    if (choice === OIDC && !isHttpUrl(issuer.trim())) found.issuerUrl = t("oauth.err.issuer");
     return found;
   };
 
@@ -107,35 +106,35 @@ export function OAuthProviderForm({
       className="dash-form"
       noValidate
       onSubmit={onSubmit}
-      aria-label={existing ? `Edit ${providerName(existing.id)}` : "Add a provider"}
+      aria-label={existing ? t("oauth.editName", { name: providerName(existing.id) }) : t("oauth.addTitle")}
       onKeyDown={(event) => {
         if (event.key === "Escape") onCancel?.();
       }}
     >
       {!existing && (
         <label className="dash-select">
-          <span>Provider</span>
+          <span>{t("oauth.provider")}</span>
           <select value={choice} onChange={(event) => setChoice(event.target.value)}>
             {available.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>
             ))}
-            <option value={OIDC}>Generic OpenID Connect</option>
+            <option value={OIDC}>{t("oauth.generic")}</option>
           </select>
         </label>
       )}
       {!existing && choice === OIDC && (
         <Field
-          label="Name (optional)"
-          hint={`The provider's id becomes ${id}.`}
+          label={t("oauth.oidcName")}
+          hint={t("oauth.oidcHint", { id })}
           value={oidcName}
           error={errors.oidcName}
           onChange={(event) => setOidcName(event.target.value)}
         />
       )}
       <fieldset className="dash-checklist">
-        <legend>Credentials</legend>
+        <legend>{t("oauth.credentials")}</legend>
         <label>
           <input
             type="radio"
@@ -144,28 +143,26 @@ export function OAuthProviderForm({
             disabled={!canShare}
             onChange={() => setType("shared")}
           />
-          <span>Shared (development keys of this instance)</span>
+          <span>{t("oauth.shared")}</span>
         </label>
         <label>
           <input type="radio" name={typeName} checked={!shared} onChange={() => setType("standard")} />
-          <span>Standard (your own OAuth app)</span>
+          <span>{t("oauth.standard")}</span>
         </label>
-        {!canShare && (
-          <span className="dash-muted">This provider has no shared keys: use your own OAuth app.</span>
-        )}
+        {!canShare && <span className="dash-muted">{t("oauth.noShared")}</span>}
       </fieldset>
       {!shared && (
         <>
           <CallbackUrl providerId={id} />
           <Field
-            label="Client id"
+            label={t("oauth.clientId")}
             value={clientId}
             error={errors.clientId}
             autoComplete="off"
             onChange={(event) => setClientId(event.target.value)}
           />
           <Field
-            label="Client secret"
+            label={t("oauth.clientSecret")}
             type="password"
             value={clientSecret}
             error={errors.clientSecret}
@@ -174,15 +171,15 @@ export function OAuthProviderForm({
           />
           {choice === "microsoft" && (
             <Field
-              label="Tenant id (optional)"
+              label={t("oauth.tenant")}
               value={tenant}
               onChange={(event) => setTenant(event.target.value)}
             />
           )}
           {choice === "facebook" && (
             <Field
-              label="Configuration id (optional)"
-              hint="For Facebook Login for Business."
+              label={t("oauth.configId")}
+              hint={t("oauth.configHint")}
               value={configId}
               onChange={(event) => setConfigId(event.target.value)}
             />
@@ -191,7 +188,7 @@ export function OAuthProviderForm({
       )}
       {choice === OIDC && (
         <Field
-          label="Issuer URL"
+          label={t("oauth.issuer")}
           type="url"
           value={issuer}
           error={errors.issuerUrl}
@@ -201,9 +198,9 @@ export function OAuthProviderForm({
       {error && <Alert>{error}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={pending}>
-          {existing ? "Save provider" : "Add provider"}
+          {existing ? t("oauth.save") : t("oauth.add")}
         </Button>
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        {onCancel && <Button onClick={onCancel}>{t("common.cancel")}</Button>}
       </div>
     </form>
   );
@@ -213,10 +210,11 @@ export function OAuthProviderForm({
 function CallbackUrl({ providerId }: { providerId: string }) {
   const id = useId();
   const url = callbackUrl(serverUrl(), providerId);
+  const t = useDashboardTranslation();
   return (
     <div className="gh-field">
       <label className="gh-label" htmlFor={id}>
-        Callback URL
+        {t("oauth.callback")}
       </label>
       <div className="dash-copy-row">
         <input
@@ -227,10 +225,10 @@ function CallbackUrl({ providerId }: { providerId: string }) {
           aria-describedby={`${id}-hint`}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <CopyButton value={url} what="callback URL" />
+        <CopyButton value={url} what={t("oauth.callbackWhat")} />
       </div>
       <p className="gh-muted" id={`${id}-hint`}>
-        Register it at {providerName(providerId)} as your OAuth app's redirect (callback) URL.
+        {t("oauth.callbackHint", { name: providerName(providerId) })}
       </p>
     </div>
   );

@@ -3,22 +3,24 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button } from "@gatehouse/react/ui";
 import { useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { ConfirmButton, FormRow, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
 import { providerName, providerToWrite } from "./oauth-catalogue.ts";
 import { OAuthProviderForm } from "./oauth-provider-form.tsx";
 import { type OAuthProviderConfig, saveProject, useProjectSettings } from "./project-settings.ts";
 
-const ERROR_TEXTS = {
-  INVALID_SHARED_OAUTH_PROVIDER_ID: () => "This provider has no shared keys: use your own OAuth app.",
-  INVALID_STANDARD_OAUTH_PROVIDER_ID: () => "This provider is not supported.",
-};
-
 export function OAuthProviders({ project }: { project: OwnedProject }) {
   const providers = useProjectSettings(project).config.oauthProviders;
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
+  const t = useDashboardTranslation();
+  const ERROR_TEXTS = {
+    INVALID_SHARED_OAUTH_PROVIDER_ID: () => t("oauth.noShared"),
+    INVALID_STANDARD_OAUTH_PROVIDER_ID: () => t("oauth.unsupported"),
+  };
+  const named = (provider: OAuthProviderConfig) => ({ name: providerName(provider.id) });
 
   const write = (list: OAuthProviderConfig[]) =>
     saveProject(project, { config: { oauthProviders: list.map(providerToWrite) } });
@@ -28,26 +30,26 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
   const add = useFormAction(async (provider: OAuthProviderConfig) => {
     await write([...providers, provider]);
     setAdding(false);
-    setStatus(`${providerName(provider.id)} added.`);
+    setStatus(t("oauth.added", named(provider)));
   }, ERROR_TEXTS);
   const change = useFormAction(async (provider: OAuthProviderConfig) => {
     await write(replace(provider));
     setEditing(null);
-    setStatus(`${providerName(provider.id)} saved.`);
+    setStatus(t("oauth.saved", named(provider)));
   }, ERROR_TEXTS);
   const toggle = useFormAction(async (provider: OAuthProviderConfig) => {
     await write(replace({ ...provider, enabled: !provider.enabled }));
-    setStatus(`${providerName(provider.id)} ${provider.enabled ? "disabled" : "enabled"}.`);
+    setStatus(t(provider.enabled ? "oauth.disabledNow" : "oauth.enabledNow", named(provider)));
   }, ERROR_TEXTS);
 
   return (
     <>
       {providers.length === 0 ? (
-        <p className="dash-muted">No OAuth providers yet: users sign in with the methods above.</p>
+        <p className="dash-muted">{t("oauth.none")}</p>
       ) : (
-        <TableScroll label="OAuth providers table">
-          <table className="dash-table" aria-label="OAuth providers">
-            <TableHead columns={["Provider", "Credentials", "Status"]} actions />
+        <TableScroll label={t("oauth.table")}>
+          <table className="dash-table" aria-label={t("auth.providers")}>
+            <TableHead columns={[t("oauth.provider"), t("oauth.credentials"), t("oauth.status")]} actions />
             <tbody>
               {providers.map((provider) =>
                 editing === provider.id ? (
@@ -68,44 +70,47 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
                     </td>
                     <td>
                       {provider.type === "shared" ? (
-                        "Shared development keys"
+                        t("oauth.sharedKeys")
                       ) : (
                         <>
-                          Own app <span className="dash-mono">{provider.clientId}</span>
+                          {t("oauth.ownApp")} <span className="dash-mono">{provider.clientId}</span>
                         </>
                       )}
                     </td>
                     <td>
                       <span className={`dash-badge ${provider.enabled ? "dash-ok" : ""}`}>
-                        {provider.enabled ? "Enabled" : "Disabled"}
+                        {provider.enabled ? t("oauth.enabled") : t("oauth.disabled")}
                       </span>
                     </td>
                     <td>
                       <span className="dash-actions">
                         <Button
-                          aria-label={`${provider.enabled ? "Disable" : "Enable"} ${providerName(provider.id)}`}
+                          aria-label={t(
+                            provider.enabled ? "oauth.disableName" : "oauth.enableName",
+                            named(provider),
+                          )}
                           pending={toggle.pending}
                           onClick={() => void toggle.run(provider)}
                         >
-                          {provider.enabled ? "Disable" : "Enable"}
+                          {provider.enabled ? t("oauth.disable") : t("oauth.enable")}
                         </Button>
                         <Button
-                          aria-label={`Edit ${providerName(provider.id)}`}
+                          aria-label={t("oauth.editName", named(provider))}
                           onClick={() => {
                             change.setError(null);
                             setEditing(provider.id);
                           }}
                         >
-                          Edit
+                          {t("domains.edit")}
                         </Button>
                         <ConfirmButton
-                          label="Remove"
-                          name={`Remove ${providerName(provider.id)}`}
-                          confirmLabel="Yes, remove"
-                          question={`Remove ${providerName(provider.id)}? Its keys are forgotten.`}
+                          label={t("domains.remove")}
+                          name={t("oauth.removeName", named(provider))}
+                          confirmLabel={t("domains.removeYes")}
+                          question={t("oauth.removeQuestion", named(provider))}
                           onConfirm={async () => {
                             await write(providers.filter((p) => p.id !== provider.id));
-                            setStatus(`${providerName(provider.id)} removed.`);
+                            setStatus(t("oauth.removed", named(provider)));
                           }}
                         />
                       </span>
@@ -137,7 +142,7 @@ export function OAuthProviders({ project }: { project: OwnedProject }) {
               setAdding(true);
             }}
           >
-            Add provider
+            {t("oauth.add")}
           </Button>
         </div>
       )}

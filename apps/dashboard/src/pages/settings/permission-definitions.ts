@@ -2,6 +2,7 @@
 // WIRE.md §4.12 that the forms check before sending.
 import type { OwnedProject } from "@gatehouse/react";
 import { invalidate, useQuery } from "../../data.ts";
+import type { DashboardKey } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { settingsKey } from "./project-settings.ts";
 
@@ -24,11 +25,11 @@ export function definitionsChanged(project: OwnedProject) {
 
 export const isSystemPermission = (id: string) => id.startsWith("$");
 
-/** Why `id` cannot name a new or renamed definition, or null. `others` are the ids already taken. */
-export function permissionIdProblem(id: string, others: readonly string[]): string | null {
-  if (id === "") return "Give the permission an id.";
-  if (id.length > 256) return "Use at most 256 characters.";
-  if (!/^[a-z0-9_:]+$/.test(id)) return "Use only lowercase letters, digits, _ and :.";
-  if (others.includes(id)) return "A permission with this id already exists.";
+/** Why `id` cannot name a new or renamed definition (a text key), or null. `others` are the ids already taken. */
+export function permissionIdProblem(id: string, others: readonly string[]): DashboardKey | null {
+  if (id === "") return "perm.err.empty";
+  if (id.length > 256) return "perm.err.long";
+  if (!/^[a-z0-9_:]+$/.test(id)) return "perm.err.chars";
+  if (others.includes(id)) return "perm.err.exists";
   return null;
 }

@@ -3,6 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { useFormAction } from "../form.ts";
 import { CheckList } from "./controls.tsx";
 import {
@@ -10,13 +11,6 @@ import {
   type PermissionDefinition,
   permissionIdProblem,
 } from "./permission-definitions.ts";
-
-const ERROR_TEXTS = {
-  PERMISSION_ID_ALREADY_EXISTS: () => "A permission with this id already exists.",
-  CONTAINED_PERMISSION_NOT_FOUND: () =>
-    "A contained permission no longer exists; the list has been refreshed, choose again.",
-  PERMISSION_NOT_FOUND: () => "This permission no longer exists.",
-};
 
 export function PermissionForm({
   project,
@@ -36,6 +30,12 @@ export function PermissionForm({
   const [contained, setContained] = useState<string[]>(editing?.containedPermissionIds ?? []);
   const [idError, setIdError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const t = useDashboardTranslation();
+  const ERROR_TEXTS = {
+    PERMISSION_ID_ALREADY_EXISTS: () => t("perm.err.exists"),
+    CONTAINED_PERMISSION_NOT_FOUND: () => t("perm.err.containedGone"),
+    PERMISSION_NOT_FOUND: () => t("perm.err.notFound"),
+  };
 
   const save = useFormAction(async () => {
     const newId = id.trim();
@@ -55,7 +55,7 @@ export function PermissionForm({
         setId("");
         setDescription("");
         setContained([]);
-        setSaved(`Permission ${newId} created.`);
+        setSaved(t("perm.created", { id: newId }));
       }
     } finally {
       definitionsChanged(project);
@@ -68,7 +68,7 @@ export function PermissionForm({
     event.preventDefault();
     setSaved(null);
     const problem = permissionIdProblem(id.trim(), others);
-    setIdError(problem);
+    setIdError(problem && t(problem));
     if (problem) event.currentTarget.querySelector<HTMLInputElement>("input")?.focus();
     else void save.run();
   };
@@ -77,7 +77,7 @@ export function PermissionForm({
     .map((d) => ({ id: d.id, note: d.description }));
   // Ids contained but no longer defined stay visible, so they can be unticked.
   for (const gone of contained.filter((c) => !definitions.some((d) => d.id === c))) {
-    options.push({ id: gone, note: "no longer defined" });
+    options.push({ id: gone, note: t("perm.noLonger") });
   }
 
   return (
@@ -85,35 +85,33 @@ export function PermissionForm({
       className="dash-form"
       noValidate
       onSubmit={onSubmit}
-      aria-label={editing ? `Edit ${editing.id}` : "New permission"}
+      aria-label={editing ? t("perm.editName", { id: editing.id }) : t("perm.new")}
       onKeyDown={(event) => {
         if (event.key === "Escape" && editing) onDone?.(null);
       }}
     >
       <Field
-        label="Permission id"
+        label={t("perm.id")}
         value={id}
         maxLength={256}
         error={idError}
-        hint={
-          editing ? "Renaming updates grants, defaults and containing permissions." : "For example shop:admin"
-        }
+        hint={editing ? t("perm.renameHint") : t("perm.idHint")}
         autoComplete="off"
         onChange={(event) => setId(event.target.value)}
       />
       <Field
-        label="Description (optional)"
+        label={t("perm.description")}
         value={description}
         onChange={(event) => setDescription(event.target.value)}
       />
-      <CheckList legend="Contains" options={options} selected={contained} onChange={setContained} />
+      <CheckList legend={t("perm.contains")} options={options} selected={contained} onChange={setContained} />
       {save.error && <Alert>{save.error}</Alert>}
       {saved && <Alert kind="success">{saved}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={save.pending}>
-          {editing ? "Save permission" : "Create permission"}
+          {editing ? t("perm.save") : t("perm.create")}
         </Button>
-        {editing && <Button onClick={() => onDone?.(null)}>Cancel</Button>}
+        {editing && <Button onClick={() => onDone?.(null)}>{t("common.cancel")}</Button>}
       </div>
     </form>
   );

@@ -3,6 +3,7 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Button } from "@gatehouse/react/ui";
 import { useId, useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { ConfirmButton } from "../bricks.tsx";
 import {
   definitionsChanged,
@@ -21,13 +22,14 @@ export function PermissionTree({
   definitions: PermissionDefinition[];
 }) {
   const [editing, setEditing] = useState<string | null>(null);
+  const t = useDashboardTranslation();
   const byId: ById = new Map(definitions.map((d) => [d.id, d]));
   const custom = definitions.filter((d) => !isSystemPermission(d.id));
   if (custom.length === 0) {
-    return <p className="dash-muted">No permissions defined yet. Create the first one below.</p>;
+    return <p className="dash-muted">{t("perm.none")}</p>;
   }
   return (
-    <ul className="dash-tree" aria-label="Permission definitions">
+    <ul className="dash-tree" aria-label={t("perm.definitions")}>
       {custom.map((definition) =>
         editing === definition.id ? (
           <li key={definition.id} className="dash-tree-root">
@@ -64,6 +66,7 @@ function RootItem({
   onEdit: () => void;
 }) {
   const nameId = useId();
+  const t = useDashboardTranslation();
   return (
     <li className="dash-tree-root" aria-labelledby={nameId}>
       <div className="dash-tree-row">
@@ -74,14 +77,14 @@ function RootItem({
           {definition.description && <span className="dash-muted"> — {definition.description}</span>}
         </span>
         <span className="dash-actions">
-          <Button aria-label={`Edit ${definition.id}`} onClick={onEdit}>
-            Edit
+          <Button aria-label={t("perm.editName", { id: definition.id })} onClick={onEdit}>
+            {t("domains.edit")}
           </Button>
           <ConfirmButton
-            label="Delete"
-            name={`Delete ${definition.id}`}
-            confirmLabel="Yes, delete"
-            question={`Delete ${definition.id}? It is also revoked from every member who has it.`}
+            label={t("perm.delete")}
+            name={t("perm.deleteName", { id: definition.id })}
+            confirmLabel={t("perm.deleteYes")}
+            question={t("perm.deleteQuestion", { id: definition.id })}
             onConfirm={async () => {
               try {
                 await project.app.deleteTeamPermissionDefinition(definition.id);
@@ -100,22 +103,21 @@ function RootItem({
 /** The permissions `id` contains, each with its own; `path` guards against cycles (which the server tolerates). */
 function Contained({ id, byId, path }: { id: string; byId: ById; path: string[] }) {
   const ids = byId.get(id)?.containedPermissionIds ?? [];
+  const t = useDashboardTranslation();
   if (ids.length === 0) {
-    return path.length === 1 ? (
-      <p className="dash-muted dash-tree-empty">Contains no other permission.</p>
-    ) : null;
+    return path.length === 1 ? <p className="dash-muted dash-tree-empty">{t("perm.containsNone")}</p> : null;
   }
   return (
-    <ul aria-label={`Permissions in ${id}`}>
+    <ul aria-label={t("perm.in", { id })}>
       {ids.map((child) => {
         const definition = byId.get(child);
         const cycle = path.includes(child);
         return (
           <li key={child}>
             <span className="dash-mono">{child}</span>{" "}
-            {isSystemPermission(child) && <span className="dash-badge">system</span>}
-            {!definition && <span className="dash-badge dash-bad">not defined</span>}
-            {cycle && <span className="dash-badge">contains itself</span>}
+            {isSystemPermission(child) && <span className="dash-badge">{t("perm.badge.system")}</span>}
+            {!definition && <span className="dash-badge dash-bad">{t("perm.badge.undefined")}</span>}
+            {cycle && <span className="dash-badge">{t("perm.badge.cycle")}</span>}
             {definition?.description && <span className="dash-muted"> — {definition.description}</span>}
             {!cycle && <Contained id={child} byId={byId} path={[...path, child]} />}
           </li>

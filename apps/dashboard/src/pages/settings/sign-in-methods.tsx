@@ -3,9 +3,20 @@
 import type { OwnedProject } from "@gatehouse/react";
 import { Alert, Button } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
+import { useDashboardTranslation } from "../../messages.ts";
 import { useFormAction } from "../form.ts";
 import { Switch } from "./controls.tsx";
 import { type SettingsConfig, saveProject, useProjectSettings } from "./project-settings.ts";
+
+/** A switch's label key; its hint is the same key with `.hint`. */
+type SwitchText =
+  | "set.signUp"
+  | "set.password"
+  | "set.magicLink"
+  | "set.passkey"
+  | "set.clientTeams"
+  | "set.clientDeletion"
+  | "set.teamOnSignUp";
 
 type Key =
   | "signUpEnabled"
@@ -16,30 +27,14 @@ type Key =
   | "clientUserDeletionEnabled"
   | "createTeamOnSignUp";
 
-const SWITCHES: { key: Key; label: string; hint: string }[] = [
-  {
-    key: "signUpEnabled",
-    label: "Sign-up",
-    hint: "New users may create an account (users you create are not affected).",
-  },
-  { key: "credentialEnabled", label: "Password", hint: "Sign up and sign in with e-mail and password." },
-  { key: "magicLinkEnabled", label: "Magic link", hint: "Sign in with a code or link sent by e-mail." },
-  { key: "passkeyEnabled", label: "Passkey", hint: "Sign in with a passkey once the user has added one." },
-  {
-    key: "clientTeamCreationEnabled",
-    label: "Client team creation",
-    hint: "Users may create teams from the app.",
-  },
-  {
-    key: "clientUserDeletionEnabled",
-    label: "Client user deletion",
-    hint: "Users may delete their own account.",
-  },
-  {
-    key: "createTeamOnSignUp",
-    label: "Create a team on sign-up",
-    hint: "Every new user gets a personal team.",
-  },
+const SWITCHES: { key: Key; text: SwitchText }[] = [
+  { key: "signUpEnabled", text: "set.signUp" },
+  { key: "credentialEnabled", text: "set.password" },
+  { key: "magicLinkEnabled", text: "set.magicLink" },
+  { key: "passkeyEnabled", text: "set.passkey" },
+  { key: "clientTeamCreationEnabled", text: "set.clientTeams" },
+  { key: "clientUserDeletionEnabled", text: "set.clientDeletion" },
+  { key: "createTeamOnSignUp", text: "set.teamOnSignUp" },
 ];
 
 const pick = (config: SettingsConfig) =>
@@ -50,6 +45,7 @@ export function SignInMethods({ project }: { project: OwnedProject }) {
   const [draft, setDraft] = useState<Record<Key, boolean> | null>(null);
   const [done, setDone] = useState(false);
   const current = draft ?? saved;
+  const t = useDashboardTranslation();
 
   const save = useFormAction(async () => {
     await saveProject(project, { config: current });
@@ -62,12 +58,12 @@ export function SignInMethods({ project }: { project: OwnedProject }) {
   };
 
   return (
-    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label="Sign-in settings">
-      {SWITCHES.map(({ key, label, hint }) => (
+    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label={t("set.form")}>
+      {SWITCHES.map(({ key, text }) => (
         <Switch
           key={key}
-          label={label}
-          hint={hint}
+          label={t(text)}
+          hint={t(`${text}.hint`)}
           checked={current[key]}
           onChange={(on) => {
             setDone(false);
@@ -76,15 +72,15 @@ export function SignInMethods({ project }: { project: OwnedProject }) {
         />
       ))}
       {!current.credentialEnabled && !current.magicLinkEnabled && !current.passkeyEnabled && (
-        <Alert kind="info">No sign-in method is on: only OAuth providers will let users in.</Alert>
+        <Alert kind="info">{t("set.noMethod")}</Alert>
       )}
       {save.error && <Alert>{save.error}</Alert>}
-      {done && <Alert kind="success">Sign-in settings saved.</Alert>}
+      {done && <Alert kind="success">{t("set.saved")}</Alert>}
       <div className="dash-actions">
         <Button type="submit" variant="primary" pending={save.pending}>
-          Save sign-in settings
+          {t("set.save")}
         </Button>
-        {draft && <Button onClick={() => setDraft(null)}>Discard changes</Button>}
+        {draft && <Button onClick={() => setDraft(null)}>{t("set.discard")}</Button>}
       </div>
     </form>
   );

@@ -8,6 +8,7 @@ import { cleanup, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { beforeEach, describe, expect, it } from "vitest";
 import { renderWithApp, visit } from "../../test-support/render.tsx";
+import { Onboarding } from "../onboarding.tsx";
 import { SignIn, SignUp } from "./auth-form.tsx";
 import { createUser, liveSuite, PASSWORD, totpNow, uniqueEmail, wrongTotp } from "./test-helpers.ts";
 
@@ -327,12 +328,44 @@ describe("a project with e-mail and password and the e-mail code", () => {
       await user.clear(screen.getByLabelText("E-mail"));
       await user.type(screen.getByLabelText("E-mail"), fresh);
       await user.click(screen.getByRole("button", { name: "Sign up" }));
-      await waitFor(() => expect(live.navigations).toEqual(["/"]));
+      // The address is not verified yet: on to the onboarding page, whose notice lasts.
+      await waitFor(() => expect(live.navigations).toEqual(["/handler/onboarding?signed_up=1"]));
       expect((await app.getUser())?.primaryEmail).toBe(fresh);
-      // The page says a verification link went out, naming the address.
-      expect((await screen.findByRole("status")).textContent).toBe(
-        `Your account is ready. We sent a link to ${fresh}: open it to verify your e-mail address.`,
-      );
+    });
+
+    it("after sign-up, says where the verification link went until the person goes on to afterSignUp", async () => {
+      visit("/handler/sign-up?after_auth_return_to=%2Fwelcome");
+      const user = userEvent.setup();
+      const app = live.newApp();
+      await renderWithApp(app, <SignUp />);
+      const email = uniqueEmail("notice");
+      await user.type(screen.getByLabelText("E-mail"), email);
+      await user.type(screen.getByLabelText("Password"), PASSWORD);
+      await user.type(screen.getByLabelText("Repeat password"), PASSWORD);
+      await user.click(screen.getByRole("button", { name: "Sign up" }));
+      // The return target travels along to the onboarding page.
+      const onboarding = "/handler/onboarding?signed_up=1&after_auth_return_to=%2Fwelcome";
+      await waitFor(() => expect(live.navigations).toEqual([onboarding]));
+      cleanup();
+      visit(onboarding);
+      await renderWithApp(app, <Onboarding />);
+      const notice = `Your account is ready. We sent a link to ${email}: open it to verify your e-mail address.`;
+      expect((await screen.findByRole("status")).textContent).toBe(notice);
+      // It stays: nothing moves on by itself while the address is unverified.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(live.navigations).toEqual([onboarding]);
+      await user.click(screen.getByRole("button", { name: "Continue" }));
+      await waitFor(() => expect(live.navigations).toEqual([onboarding, "/welcome"]));
+    });
+
+    it("without a return target, goes on to afterSignUp (not afterSignIn) from the notice", async () => {
+      const app = live.newApp({ afterSignIn: "/in", afterSignUp: "/new" });
+      await app.signUpWithCredential({ email: uniqueEmail("new"), password: PASSWORD, noRedirect: true });
+      visit("/handler/onboarding?signed_up=1");
+      const user = userEvent.setup();
+      await renderWithApp(app, <Onboarding />);
+      await user.click(await screen.findByRole("button", { name: "Continue" }));
+      await waitFor(() => expect(live.navigations).toEqual(["/new"]));
     });
   });
 });

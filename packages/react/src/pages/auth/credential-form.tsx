@@ -42,7 +42,7 @@ export function CredentialForm({
   const [errors, setErrors] = useState<Errors>({});
   const { formRef, focusInvalid } = useFocusInvalid();
   const signUp = type === "sign-up";
-  // After a sign-up the server has mailed a verification link: say so while the page moves on to the app.
+  // After a sign-up the server has mailed a verification link: say so while the page moves on to onboarding.
   const [verificationSentTo, setVerificationSentTo] = useState<string | null>(null);
   const bot = useBotChallenge();
 
@@ -54,12 +54,18 @@ export function CredentialForm({
         botChallenge: bot.answer(),
       };
       // The token passes once: whatever the answer, a retry needs a new one.
-      const result = await (signUp
-        ? app.signUpWithCredential(credentials)
-        : app.signInWithCredential(credentials)
-      ).finally(bot.used);
-      finishOrMfa(result, onMfa);
-      if (signUp) setVerificationSentTo(credentials.email);
+      if (!signUp) return finishOrMfa(await app.signInWithCredential(credentials).finally(bot.used), onMfa);
+      finishOrMfa(
+        await app.signUpWithCredential({ ...credentials, noRedirect: true }).finally(bot.used),
+        onMfa,
+      );
+      const user = await app.getUser();
+      if (user?.primaryEmail && !user.primaryEmailVerified) {
+        // A lasting notice: the onboarding page says where the link went, can send it again, and goes on to the
+        // app when the person chooses (at once, once the address is verified).
+        setVerificationSentTo(credentials.email);
+        await app.redirectToOnboarding({ signedUp: true });
+      } else await app.redirectToAfterSignIn({ isNewUser: true });
     },
     signUp ? SIGN_UP_ERROR_TEXTS : SIGN_IN_TEXTS,
   );
