@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import { API_KEYS_ROWS } from "./texts/api-keys.ts";
 import { AUDIT_ROWS } from "./texts/audit.ts";
 import { AUTH_SETTINGS_ROWS } from "./texts/auth-settings.ts";
-import { DOMAINS_ROWS, DOMAINS_ROWS } from "./texts/domains.ts";
+import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { EMAILS_ROWS } from "./texts/emails.ts";
 import { OAUTH_CLIENTS_ROWS } from "./texts/oauth-clients.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";

@@ -33,7 +33,7 @@ export const TEMPLATE_TYPES: Record<string, { label: DashboardKey; variables: st
     variables: ["projectDisplayName", "userDisplayName", "signInInvitationLink", "teamDisplayName"],
   },
   new_device_notice: {
-    label: "New device",
+    label: "mail.type.new_device_notice",
     variables: ["projectDisplayName", "userDisplayName", "time", "browser", "os", "ip"],
   },
 };
