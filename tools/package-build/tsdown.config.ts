@@ -33,6 +33,7 @@ export default defineConfig([
       "known-error": "src/known-error.ts",
       headers: "src/headers.ts",
       locales: "src/locales.ts",
+      "claim-names": "src/claim-names.ts",
     },
     "neutral",
   ),

@@ -1,6 +1,7 @@
 // getPartialUser({ from: "token" }): the signed-in user as their access token describes them, read without a request
 // for the user (Stack's TokenPartialUser), for code that needs only who is signed in.
-import { type CustomAccessTokenClaims, RESERVED_CLAIM_NAMES } from "@gatehouse/contract";
+import type { CustomAccessTokenClaims } from "@gatehouse/contract";
+import { RESERVED_CLAIM_NAMES } from "@gatehouse/contract/claim-names";
 import { decodeJwtPayload } from "./session.ts";
 
 export type RestrictedReason = { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };

@@ -1,33 +1,9 @@
 // [GO] Custom access-token claims (issue 21 item 4): a project's claim template, validated on save, and the shape
 // of the claims it adds, which back ends read from a token verified against the JWKS without a call to Gatehouse.
 import { z } from "zod";
+import { RESERVED_CLAIM_NAMES } from "../claim-names.ts";
 
-/** The claims every access token carries (WIRE.md §3.1) and the JWT registered names: a template may not shadow them. */
-export const RESERVED_CLAIM_NAMES: readonly string[] = [
-  "iss",
-  "sub",
-  "aud",
-  "exp",
-  "nbf",
-  "iat",
-  "jti",
-  "project_id",
-  "branch_id",
-  "refresh_token_id",
-  "role",
-  "name",
-  "email",
-  "email_verified",
-  "selected_team_id",
-  "signed_up_at",
-  "is_anonymous",
-  "is_restricted",
-  "restricted_reason",
-  "requires_totp_mfa",
-  "teams",
-  "permissions",
-  "custom_claims_omitted",
-];
+export { RESERVED_CLAIM_NAMES } from "../claim-names.ts";
 
 /** The JSON size (bytes) the added claims may take in one token; above it they are left out (`custom_claims_omitted`). */
 export const MAX_CUSTOM_CLAIMS_BYTES = 4096;
