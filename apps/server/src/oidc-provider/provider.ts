@@ -3,7 +3,7 @@
 /// <reference path="./oidc-provider.d.ts" />
 import { createHmac } from "node:crypto";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
-import Provider, { type InteractionInstance, type KoaContextWithOIDC } from "oidc-provider";
+import type { InteractionInstance, KoaContextWithOIDC, default as Provider } from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash.ts";
 import type { Db } from "../db/client.ts";
@@ -89,7 +89,9 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
     return row ? toProviderMetadata(row) : undefined;
   };
 
-  const provider = new Provider(issuer, {
+  // oidc-provider (about 30 MiB resident) loads with the first project that is asked for its OP, not at start.
+  const { default: OidcProvider } = await import("oidc-provider");
+  const provider = new OidcProvider(issuer, {
     adapter: createAdapterClass(db, clock, projectId, findClient),
     jwks: { keys },
     cookies: {
