@@ -1,7 +1,7 @@
 // SMTP sending through nodemailer: one pooled transport per SMTP server (pooled sends take milliseconds, a fresh
 // connection each time ~100 ms), the sender address, and the SMTP settings parsed from a URL or a project config.
 import type { ProjectConfig } from "@gatehouse/contract";
-import { createTransport } from "nodemailer";
+import type { createTransport } from "nodemailer";
 
 export type SmtpSettings = {
   host: string;
@@ -97,8 +97,8 @@ function parseSender(from: string): { name: string; email: string } {
 
 type Transport = ReturnType<typeof createPoolTransport>;
 
-function createPoolTransport(smtp: SmtpSettings) {
-  return createTransport({
+function createPoolTransport(create: typeof createTransport, smtp: SmtpSettings) {
+  return create({
     pool: true,
     host: smtp.host,
     port: smtp.port,
@@ -124,7 +124,7 @@ export function createMailer(options: { maxTransports?: number; sendTimeoutMs?: 
   const sendTimeoutMs = options.sendTimeoutMs ?? 120_000;
   const transports = new Map<string, Transport>();
 
-  function transportFor(smtp: SmtpSettings): Transport {
+  function transportFor(create: typeof createTransport, smtp: SmtpSettings): Transport {
     const key = transportKey(smtp);
     const cached = transports.get(key);
     if (cached) {
@@ -133,7 +133,7 @@ export function createMailer(options: { maxTransports?: number; sendTimeoutMs?: 
       transports.set(key, cached);
       return cached;
     }
-    const created = createPoolTransport(smtp);
+    const created = createPoolTransport(create, smtp);
     transports.set(key, created);
     while (transports.size > maxTransports) {
       const [oldestKey, oldest] = transports.entries().next().value as [string, Transport];
@@ -145,7 +145,9 @@ export function createMailer(options: { maxTransports?: number; sendTimeoutMs?: 
 
   return {
     async send(smtp: SmtpSettings, email: OutgoingEmail): Promise<void> {
-      const transport = transportFor(smtp);
+      // nodemailer (about 15 MiB resident) loads with the first e-mail sent, not at start.
+      const { createTransport } = await import("nodemailer");
+      const transport = transportFor(createTransport, smtp);
       let timer: NodeJS.Timeout | undefined;
       // Socket timeouts miss a server that trickles its replies; the outbox lease is longer than this limit, so a
       // stalled send fails here before another worker could pick the same e-mail up.

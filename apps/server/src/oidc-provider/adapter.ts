@@ -1,13 +1,11 @@
 // oidc-provider's storage adapter on our database: one row per record (session, interaction, code, token, grant)
 // in oidc_payloads, scoped to the project; clients come from oidc_clients. One adapter class per project.
 /// <reference path="./oidc-provider.d.ts" />
-// Before oidc-provider loads: see the file.
-import "./runtime-notice.ts";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import Provider from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
+import { providerRequestContext } from "./library.ts";
 
 type Payload = Record<string, unknown> & {
   accountId?: string;
@@ -127,7 +125,7 @@ export function createAdapterClass(db: Db, clock: Clock, projectId: string, find
  * oidc-provider keeps on the request's context (Provider.ctx) while it saves the OP session.
  */
 function signedInFrom(): string | null {
-  const login = Provider.ctx?.oidc?.result?.login as { gatehouseSessionId?: unknown } | undefined;
+  const login = providerRequestContext()?.oidc?.result?.login as { gatehouseSessionId?: unknown } | undefined;
   const id = login?.gatehouseSessionId;
   return typeof id === "string" && UUID.test(id) ? id : null;
 }

@@ -2,11 +2,9 @@
 // our storage adapter, the project's ES256 keys (and an RS256 one), our users as accounts, our handler pages for
 // sign-in and consent.
 /// <reference path="./oidc-provider.d.ts" />
-// Before oidc-provider loads: see the file.
-import "./runtime-notice.ts";
 import { createHmac } from "node:crypto";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
-import Provider, { errors, type InteractionInstance, type KoaContextWithOIDC } from "oidc-provider";
+import type { InteractionInstance, KoaContextWithOIDC, default as Provider } from "oidc-provider";
 import type { Clock } from "../clock.ts";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -19,6 +17,7 @@ import type { SigningKeyService } from "../services/signing-keys.ts";
 import { isPublicUrl } from "../webhooks/addresses.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { type OidcClients, toProviderMetadata } from "./clients.ts";
+import { loadOidcProvider } from "./library.ts";
 import { rsaPrivateJwk } from "./rsa-key.ts";
 
 export const OIDC_SCOPES = ["openid", "offline_access", "profile", "email", "team"];
@@ -104,7 +103,8 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
     return row ? toProviderMetadata(row) : undefined;
   };
 
-  const provider = new Provider(issuer, {
+  const { default: OidcProvider, errors } = await loadOidcProvider();
+  const provider = new OidcProvider(issuer, {
     adapter: createAdapterClass(db, clock, projectId, findClient),
     jwks: { keys },
     cookies: {
@@ -221,7 +221,7 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
   ) {
     // oidc-provider takes a secret in either place for a secret-based client; the registered method is the only one
     // accepted (RFC 7591 §2), so a secret sent where the client said it would not be is refused as invalid_client.
-    const inBody = Provider.ctx?.oidc.params?.client_secret !== undefined;
+    const inBody = OidcProvider.ctx?.oidc.params?.client_secret !== undefined;
     if (inBody !== (this.tokenEndpointAuthMethod === "client_secret_post"))
       throw new errors.InvalidClientAuth(
         `the client must authenticate with ${this.tokenEndpointAuthMethod ?? "its registered method"}`,

@@ -12,15 +12,7 @@
 // verification leaves the code unused (its submissions still count against its attempt limit). Sign-in opens the
 // session through the MFA gate (services/mfa.ts), so a TOTP user gets MULTI_FACTOR_AUTHENTICATION_REQUIRED.
 import { KnownErrors, PASSKEY_RP_ID_PLACEHOLDER } from "@gatehouse/contract";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { constraintOf } from "../db/errors.ts";
@@ -31,6 +23,17 @@ import type { Project } from "./projects.ts";
 import { signInResponse } from "./sessions.ts";
 import { isTrustedUrl } from "./trusted-urls.ts";
 import type { VerificationCodeService } from "./verification-codes.ts";
+
+type WebAuthn = typeof import("@simplewebauthn/server") & typeof import("@simplewebauthn/server/helpers");
+let webauthnLoaded: Promise<WebAuthn> | undefined;
+/** @simplewebauthn/server (about 30 MiB resident with its CBOR and ASN.1 parsers) loads with the first ceremony. */
+function webauthn(): Promise<WebAuthn> {
+  webauthnLoaded ??= Promise.all([
+    import("@simplewebauthn/server"),
+    import("@simplewebauthn/server/helpers"),
+  ]).then(([server, helpers]) => ({ ...server, ...helpers }));
+  return webauthnLoaded;
+}
 
 /** How long the browser may take; the challenge code lives 5 seconds longer (VERIFICATION_CODE_PURPOSES). */
 const CEREMONY_TIMEOUT_MS = 60_000;
@@ -58,7 +61,8 @@ function assertCanRegister(user: UserRecord): void {
  * The origin of the page that ran the ceremony, from the response's clientDataJSON, and its hostname as RP ID;
  * `fail` unless the project trusts it.
  */
-function trustedOrigin(project: Project, clientDataJSON: string, fail: Failure) {
+async function trustedOrigin(project: Project, clientDataJSON: string, fail: Failure) {
+  const { decodeClientDataJSON } = await webauthn();
   let origin: unknown;
   try {
     origin = decodeClientDataJSON(clientDataJSON).origin;
@@ -98,6 +102,7 @@ export function createPasskeyService(deps: {
       assertEnabled(project);
       assertCanRegister(user);
       const name = user.primaryEmail?.value ?? user.id;
+      const { generateRegistrationOptions, isoUint8Array } = await webauthn();
       const options = await generateRegistrationOptions({
         rpName: project.displayName,
         rpID: PASSKEY_RP_ID_PLACEHOLDER,
@@ -127,11 +132,12 @@ export function createPasskeyService(deps: {
           async (tx, row) => {
             if (row.data.user_id !== user.id)
               throw registrationFailed("This passkey registration was started by another user.");
-            const { origin, rpId } = trustedOrigin(
+            const { origin, rpId } = await trustedOrigin(
               project,
               response.response.clientDataJSON,
               registrationFailed,
             );
+            const { verifyRegistrationResponse, isoBase64URL } = await webauthn();
             const verification = await verifying(registrationFailed, () =>
               verifyRegistrationResponse({
                 response,
@@ -168,6 +174,7 @@ export function createPasskeyService(deps: {
     /** Request options for any discoverable credential of the site (no account named), and the challenge code. */
     async initiateAuthentication(project: Project) {
       assertEnabled(project);
+      const { generateAuthenticationOptions } = await webauthn();
       const options = await generateAuthenticationOptions({
         rpID: PASSKEY_RP_ID_PLACEHOLDER,
         allowCredentials: [],
@@ -189,11 +196,12 @@ export function createPasskeyService(deps: {
       const opened = await deps.codes.use(
         { projectId: project.id, purpose: "passkey_authentication", code: input.code },
         async (tx, row) => {
-          const { origin, rpId } = trustedOrigin(
+          const { origin, rpId } = await trustedOrigin(
             project,
             response.response.clientDataJSON,
             authenticationFailed,
           );
+          const { verifyAuthenticationResponse, isoBase64URL } = await webauthn();
           const passkey = await repo.findByCredentialId(tx, project.id, response.id);
           if (!passkey) throw authenticationFailed("This passkey is not registered with this project.");
           const verification = await verifying(authenticationFailed, () =>

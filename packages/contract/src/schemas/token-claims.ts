@@ -1,10 +1,9 @@
 // [GO] Custom access-token claims (issue 21 item 4): a project's claim template, validated on save, and the shape
 // of the claims it adds, which back ends read from a token verified against the JWKS without a call to Gatehouse.
 import { z } from "zod";
-
 import { RESERVED_CLAIM_NAMES } from "../claim-names.ts";
 
-export { RESERVED_CLAIM_NAMES };
+export { RESERVED_CLAIM_NAMES } from "../claim-names.ts";
 
 /** The JSON size (bytes) the added claims may take in one token; above it they are left out (`custom_claims_omitted`). */
 export const MAX_CUSTOM_CLAIMS_BYTES = 4096;
