@@ -216,9 +216,19 @@ describe("gatehouse CLI", () => {
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain("line 2: malformed JSON");
 
-    const rotate = await cli(["signing-keys", "rotate"], remote());
-    expect(rotate.code).toBe(1);
-    expect(rotate.stderr).toContain("no signing-key rotation API");
+    const before = json<{ kid: string; audience: string; state: string }[]>(
+      await cli(["signing-keys", "list", "--json"], remote()),
+    );
+    expect(before.map((key) => key.state)).toEqual(["current", "current", "current"]);
+    const rotate = await cli(["signing-keys", "rotate", "--json"], remote());
+    expect(rotate.code, rotate.stderr).toBe(0);
+    const after = json<{ kid: string; state: string }[]>(rotate);
+    expect(after).toHaveLength(6);
+    expect(after.filter((key) => key.state === "pending")).toHaveLength(3);
+    for (const key of before)
+      expect(after).toContainEqual(expect.objectContaining({ kid: key.kid, state: "current" }));
+    const listed = await cli(["signing-keys", "list"], remote());
+    expect(listed.stdout).toMatch(/ default +pending +signs from \d{4}-/);
     expect(
       (await cli(["status"], { ...remote(), GATEHOUSE_URL: `http://127.0.0.1:${await freePort()}` })).code,
     ).toBe(4);

@@ -183,3 +183,74 @@ describe("retirement boundary", () => {
     await expectKnownError(await currentWith(keys, token), "UNPARSABLE_ACCESS_TOKEN");
   });
 });
+
+describe("admin API (issue 23)", () => {
+  type Listed = {
+    items: { kid: string; audience: AudienceKind; state: string; signs_from_millis: number }[];
+  };
+  const call = async (keys: ProjectKeys, method: string, path: string) => {
+    const res = await server.request(`/api/v1/internal/signing-keys${path}`, {
+      method,
+      headers: accessHeaders("admin", keys),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Listed;
+  };
+  const defaults = (listed: Listed) => listed.items.filter((k) => k.audience === "default");
+
+  it("rotates: old tokens verify against the JWKS, new tokens carry the new kid, the old key leaves after its grace", async () => {
+    const { keys } = await server.createProject({ displayName: "Rotated by API" });
+    const start = server.clock.now().getTime();
+    const before = defaults(await call(keys, "GET", ""));
+    expect(before.map((k) => k.state)).toEqual(["current"]);
+    const oldKid = before[0]?.kid as string;
+    const oldToken = await server.mintAccessToken(keys.projectId, { expiresInSeconds: LONG });
+    expect(decodeProtectedHeader(oldToken).kid).toBe(oldKid);
+
+    const rotated = defaults(await call(keys, "POST", "/rotate"));
+    expect(rotated.map((k) => [k.kid === oldKid, k.state])).toEqual([
+      [true, "current"],
+      [false, "pending"],
+    ]);
+    const newKid = rotated[1]?.kid as string;
+    expect(rotated[1]?.signs_from_millis).toBe(start + JWKS_CACHE_MS);
+
+    server.clock.set(new Date(start + JWKS_CACHE_MS));
+    expect(defaults(await call(keys, "GET", "")).map((k) => k.state)).toEqual(["previous", "current"]);
+    const newToken = await server.mintAccessToken(keys.projectId, { expiresInSeconds: LONG });
+    expect(decodeProtectedHeader(newToken).kid).toBe(newKid);
+    const set = createLocalJWKSet(await jwks(keys.projectId));
+    const { iss, aud } = tokenIssuerAndAudience(TEST_BASE_URL, keys.projectId, "default");
+    const options = { issuer: iss, audience: aud, currentDate: server.clock.now() };
+    expect((await jwtVerify(oldToken, set, options)).protectedHeader.kid).toBe(oldKid);
+    expect((await jwtVerify(newToken, set, options)).protectedHeader.kid).toBe(newKid);
+    await expectAccepted(keys, oldToken);
+
+    // One access-token lifetime after the new key started signing, the next rotation retires the old one.
+    server.clock.set(new Date(start + JWKS_CACHE_MS + server.deps.accessTokenLifetimeMs));
+    const later = defaults(await call(keys, "POST", "/rotate"));
+    expect(later.map((k) => k.kid)).not.toContain(oldKid);
+    expect(later.map((k) => [k.kid === newKid, k.state])).toEqual([
+      [true, "current"],
+      [false, "pending"],
+    ]);
+    expect(await kidsOf(keys.projectId)).not.toContain(oldKid);
+    await expectKnownError(await currentWith(keys, oldToken), "UNPARSABLE_ACCESS_TOKEN");
+    await expectAccepted(keys, newToken);
+  });
+
+  it("is for admin callers only", async () => {
+    const { keys } = await server.createProject({ displayName: "Not rotated by a server key" });
+    const before = await kidsOf(keys.projectId, "?include_anonymous=true");
+    for (const type of ["server", "client"] as const) {
+      const res = await server.request("/api/v1/internal/signing-keys/rotate", {
+        method: "POST",
+        headers: accessHeaders(type, keys),
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get("x-stack-known-error")).toBeTruthy();
+    }
+    expect(await kidsOf(keys.projectId, "?include_anonymous=true")).toEqual(before);
+  });
+});
