@@ -124,7 +124,13 @@ describe("gatehouse CLI", () => {
     };
 
     const status = json<{ health: string; project: string }>(await cli(["status", "--json"], remote()));
-    expect(status).toMatchObject({ health: "ok", project: "internal" });
+    expect(status).toMatchObject({
+      health: "ok",
+      project: "internal",
+      version: JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")).version,
+      migrations_pending: "none",
+    });
+    expect((status as unknown as { migrations_applied: number }).migrations_applied).toBeGreaterThan(19);
     expect((await cli(["status"], remote())).stdout).toMatch(/health\s+ok/);
 
     const created = json<{ id: string; primary_email: string }>(

@@ -66,7 +66,9 @@ export function diffConfig(current: unknown, wanted: unknown, path = ""): string
 
 export function registerProjectCommands(program: Command): void {
   remoteOptions(
-    program.command("status").description("server version, database, this project's users, e-mail queue"),
+    program
+      .command("status")
+      .description("server version, database and its migrations, this project's users, e-mail queue"),
   ).action(async (options: RemoteOptions) => {
     const { api, output } = connect(options);
     const base = (options.url ?? "http://localhost:8102").replace(/\/+$/, "");
@@ -78,9 +80,17 @@ export function registerProjectCommands(program: Command): void {
     const queued = outbox.items.filter(
       (email) => email.status && !["sent", "delivered"].includes(email.status),
     ).length;
+    const server = await api<{
+      version: string;
+      migrations: { applied: number; known: number; pending: string[] };
+    }>("GET", "/internal/server-status");
     const status = {
       server: base,
+      version: server.version,
       health: health.status,
+      migrations_applied: server.migrations.applied,
+      migrations_pending:
+        server.migrations.pending.length === 0 ? "none" : server.migrations.pending.join(", "),
       project: project.id,
       display_name: project.display_name,
       users: project.user_count,

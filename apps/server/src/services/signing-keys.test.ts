@@ -1,7 +1,9 @@
 // Signing key rotation (WIRE.md §3.2) through deps.signingKeys and the JWKS route, on the test clock: a new key is
 // published at once but signs only after the JWKS cache time, old keys retire one access-token lifetime after they
 // were superseded, and private keys are stored sealed.
-import { eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
 import { createLocalJWKSet, decodeProtectedHeader, type JWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
@@ -252,5 +254,39 @@ describe("admin API (issue 23)", () => {
       expect(res.headers.get("x-stack-known-error")).toBeTruthy();
     }
     expect(await kidsOf(keys.projectId, "?include_anonymous=true")).toEqual(before);
+  });
+});
+
+describe("server status (issue 23)", () => {
+  it("reports the package version and every migration of the journal as applied", async () => {
+    const { keys } = await server.createProject({ displayName: "Status" });
+    const res = await server.request("/api/v1/internal/server-status", {
+      headers: accessHeaders("admin", keys),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      version: string;
+      migrations: { applied: number; known: number; latest_applied: string; pending: string[] };
+    };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8"));
+    const journal = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../db/migrations/meta/_journal.json"), "utf8"),
+    ) as { entries: { tag: string }[] };
+    expect(body.version).toBe(pkg.version);
+    expect(body.migrations).toEqual({
+      applied: journal.entries.length,
+      known: journal.entries.length,
+      latest_applied: journal.entries.at(-1)?.tag,
+      pending: [],
+    });
+    // A migration this build knows but the database has not applied is listed as pending.
+    await server.deps.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    );
+    const after = (await (
+      await server.request("/api/v1/internal/server-status", { headers: accessHeaders("admin", keys) })
+    ).json()) as typeof body;
+    expect(after.migrations.pending).toEqual([journal.entries.at(-1)?.tag]);
+    expect(after.migrations.applied).toBe(journal.entries.length - 1);
   });
 });

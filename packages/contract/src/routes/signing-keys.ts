@@ -36,4 +36,25 @@ export const rotateSigningKeysRoute = defineRoute({
   response: { status: 200, kind: "json", schema: keysAnswer },
 });
 
-export const signingKeyRoutes = [listSigningKeysRoute, rotateSigningKeysRoute] as const;
+export const serverStatusRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/internal/server-status",
+  access: ["admin"],
+  summary:
+    "[GO] The server's version and its database migrations: applied, known to this build, and the names of pending ones",
+  tag: "Server status",
+  response: {
+    status: 200,
+    kind: "json",
+    schema: z.object({
+      version: z.string(),
+      migrations: z.object({
+        applied: z.number(),
+        known: z.number(),
+        latest_applied: z.string().nullable(),
+        pending: z.array(z.string()),
+      }),
+    }),
+  },
+});
+export const signingKeyRoutes = [listSigningKeysRoute, rotateSigningKeysRoute, serverStatusRoute] as const;
