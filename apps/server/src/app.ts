@@ -35,6 +35,7 @@ import { registerProjectPermissionRoutes } from "./routes/project-permissions.ts
 import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerScimRoutes } from "./routes/scim.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
+import { registerSigningKeyRoutes } from "./routes/signing-keys.ts";
 import { registerSsoRoutes } from "./routes/sso.ts";
 import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
 import { registerTeamRoutes } from "./routes/teams.ts";
@@ -161,6 +162,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerUserMetricsRoutes(app, deps);
   registerConfigRoutes(app, deps);
   registerAuditRoutes(app, deps);
+  registerSigningKeyRoutes(app, deps);
   registerDashboard(app, deps.dashboardDir);
 
   app.notFound((c) => {

@@ -128,7 +128,13 @@ describe("gatehouse CLI", () => {
     };
 
     const status = json<{ health: string; project: string }>(await cli(["status", "--json"], remote()));
-    expect(status).toMatchObject({ health: "ok", project: "internal" });
+    expect(status).toMatchObject({
+      health: "ok",
+      project: "internal",
+      version: JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")).version,
+      migrations_pending: "none",
+    });
+    expect((status as unknown as { migrations_applied: number }).migrations_applied).toBeGreaterThan(19);
     expect((await cli(["status"], remote())).stdout).toMatch(/health\s+ok/);
 
     const created = json<{ id: string; primary_email: string }>(
@@ -220,9 +226,19 @@ describe("gatehouse CLI", () => {
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain("line 2: malformed JSON");
 
-    const rotate = await cli(["signing-keys", "rotate"], remote());
-    expect(rotate.code).toBe(1);
-    expect(rotate.stderr).toContain("no signing-key rotation API");
+    const before = json<{ kid: string; audience: string; state: string }[]>(
+      await cli(["signing-keys", "list", "--json"], remote()),
+    );
+    expect(before.map((key) => key.state)).toEqual(["current", "current", "current"]);
+    const rotate = await cli(["signing-keys", "rotate", "--json"], remote());
+    expect(rotate.code, rotate.stderr).toBe(0);
+    const after = json<{ kid: string; state: string }[]>(rotate);
+    expect(after).toHaveLength(6);
+    expect(after.filter((key) => key.state === "pending")).toHaveLength(3);
+    for (const key of before)
+      expect(after).toContainEqual(expect.objectContaining({ kid: key.kid, state: "current" }));
+    const listed = await cli(["signing-keys", "list"], remote());
+    expect(listed.stdout).toMatch(/ default +pending +signs from \d{4}-/);
     expect(
       (await cli(["status"], { ...remote(), GATEHOUSE_URL: `http://127.0.0.1:${await freePort()}` })).code,
     ).toBe(4);

@@ -66,7 +66,9 @@ export function diffConfig(current: unknown, wanted: unknown, path = ""): string
 
 export function registerProjectCommands(program: Command): void {
   remoteOptions(
-    program.command("status").description("server version, database, this project's users, e-mail queue"),
+    program
+      .command("status")
+      .description("server version, database and its migrations, this project's users, e-mail queue"),
   ).action(async (options: RemoteOptions) => {
     const { api, output } = connect(options);
     const base = (options.url ?? "http://localhost:8102").replace(/\/+$/, "");
@@ -78,9 +80,17 @@ export function registerProjectCommands(program: Command): void {
     const queued = outbox.items.filter(
       (email) => email.status && !["sent", "delivered"].includes(email.status),
     ).length;
+    const server = await api<{
+      version: string;
+      migrations: { applied: number; known: number; pending: string[] };
+    }>("GET", "/internal/server-status");
     const status = {
       server: base,
+      version: server.version,
       health: health.status,
+      migrations_applied: server.migrations.applied,
+      migrations_pending:
+        server.migrations.pending.length === 0 ? "none" : server.migrations.pending.join(", "),
       project: project.id,
       display_name: project.display_name,
       users: project.user_count,
@@ -175,13 +185,39 @@ export function registerProjectCommands(program: Command): void {
     });
 
   const signingKeys = program.command("signing-keys").description("the project's token signing keys");
-  signingKeys
-    .command("rotate")
-    .description("not available: the server has no API to rotate signing keys yet")
-    .action(() => {
-      throw new CliError(
-        "signing-keys rotate: the server has no signing-key rotation API yet (keys are per project and kept across restarts)",
-        EXIT.failure,
-      );
-    });
+  const showKeys = (output: { json: boolean }, items: SigningKeyLine[]) =>
+    print(output, items, () =>
+      items
+        .map(
+          (key) =>
+            `${key.kid}  ${key.audience.padEnd(10)} ${key.state.padEnd(8)} signs from ${new Date(key.signs_from_millis).toISOString()}`,
+        )
+        .join("\n"),
+    );
+  remoteOptions(
+    signingKeys
+      .command("list")
+      .description("the published keys: pending (not signing yet), current, previous (still verifying)"),
+  ).action(async (options: RemoteOptions) => {
+    const { api, output } = connect(options);
+    showKeys(output, (await api<{ items: SigningKeyLine[] }>("GET", "/internal/signing-keys")).items);
+  });
+  remoteOptions(
+    signingKeys
+      .command("rotate")
+      .description(
+        "publish a new key per audience (it signs after the one-hour JWKS cache time); keys superseded for longer than an access-token lifetime are retired",
+      ),
+  ).action(async (options: RemoteOptions) => {
+    const { api, output } = connect(options);
+    showKeys(output, (await api<{ items: SigningKeyLine[] }>("POST", "/internal/signing-keys/rotate")).items);
+  });
 }
+
+type SigningKeyLine = {
+  kid: string;
+  audience: string;
+  state: string;
+  created_at_millis: number;
+  signs_from_millis: number;
+};

@@ -1,7 +1,9 @@
 // Signing key rotation (WIRE.md §3.2) through deps.signingKeys and the JWKS route, on the test clock: a new key is
 // published at once but signs only after the JWKS cache time, old keys retire one access-token lifetime after they
 // were superseded, and private keys are stored sealed.
-import { eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
 import { createLocalJWKSet, decodeProtectedHeader, type JWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
@@ -181,5 +183,110 @@ describe("retirement boundary", () => {
     expect(after).toHaveLength(3);
     expect(after).not.toContain(first);
     await expectKnownError(await currentWith(keys, token), "UNPARSABLE_ACCESS_TOKEN");
+  });
+});
+
+describe("admin API (issue 23)", () => {
+  type Listed = {
+    items: { kid: string; audience: AudienceKind; state: string; signs_from_millis: number }[];
+  };
+  const call = async (keys: ProjectKeys, method: string, path: string) => {
+    const res = await server.request(`/api/v1/internal/signing-keys${path}`, {
+      method,
+      headers: accessHeaders("admin", keys),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Listed;
+  };
+  const defaults = (listed: Listed) => listed.items.filter((k) => k.audience === "default");
+
+  it("rotates: old tokens verify against the JWKS, new tokens carry the new kid, the old key leaves after its grace", async () => {
+    const { keys } = await server.createProject({ displayName: "Rotated by API" });
+    const start = server.clock.now().getTime();
+    const before = defaults(await call(keys, "GET", ""));
+    expect(before.map((k) => k.state)).toEqual(["current"]);
+    const oldKid = before[0]?.kid as string;
+    const oldToken = await server.mintAccessToken(keys.projectId, { expiresInSeconds: LONG });
+    expect(decodeProtectedHeader(oldToken).kid).toBe(oldKid);
+
+    const rotated = defaults(await call(keys, "POST", "/rotate"));
+    expect(rotated.map((k) => [k.kid === oldKid, k.state])).toEqual([
+      [true, "current"],
+      [false, "pending"],
+    ]);
+    const newKid = rotated[1]?.kid as string;
+    expect(rotated[1]?.signs_from_millis).toBe(start + JWKS_CACHE_MS);
+
+    server.clock.set(new Date(start + JWKS_CACHE_MS));
+    expect(defaults(await call(keys, "GET", "")).map((k) => k.state)).toEqual(["previous", "current"]);
+    const newToken = await server.mintAccessToken(keys.projectId, { expiresInSeconds: LONG });
+    expect(decodeProtectedHeader(newToken).kid).toBe(newKid);
+    const set = createLocalJWKSet(await jwks(keys.projectId));
+    const { iss, aud } = tokenIssuerAndAudience(TEST_BASE_URL, keys.projectId, "default");
+    const options = { issuer: iss, audience: aud, currentDate: server.clock.now() };
+    expect((await jwtVerify(oldToken, set, options)).protectedHeader.kid).toBe(oldKid);
+    expect((await jwtVerify(newToken, set, options)).protectedHeader.kid).toBe(newKid);
+    await expectAccepted(keys, oldToken);
+
+    // One access-token lifetime after the new key started signing, the next rotation retires the old one.
+    server.clock.set(new Date(start + JWKS_CACHE_MS + server.deps.accessTokenLifetimeMs));
+    const later = defaults(await call(keys, "POST", "/rotate"));
+    expect(later.map((k) => k.kid)).not.toContain(oldKid);
+    expect(later.map((k) => [k.kid === newKid, k.state])).toEqual([
+      [true, "current"],
+      [false, "pending"],
+    ]);
+    expect(await kidsOf(keys.projectId)).not.toContain(oldKid);
+    await expectKnownError(await currentWith(keys, oldToken), "UNPARSABLE_ACCESS_TOKEN");
+    await expectAccepted(keys, newToken);
+  });
+
+  it("is for admin callers only", async () => {
+    const { keys } = await server.createProject({ displayName: "Not rotated by a server key" });
+    const before = await kidsOf(keys.projectId, "?include_anonymous=true");
+    for (const type of ["server", "client"] as const) {
+      const res = await server.request("/api/v1/internal/signing-keys/rotate", {
+        method: "POST",
+        headers: accessHeaders(type, keys),
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get("x-stack-known-error")).toBeTruthy();
+    }
+    expect(await kidsOf(keys.projectId, "?include_anonymous=true")).toEqual(before);
+  });
+});
+
+describe("server status (issue 23)", () => {
+  it("reports the package version and every migration of the journal as applied", async () => {
+    const { keys } = await server.createProject({ displayName: "Status" });
+    const res = await server.request("/api/v1/internal/server-status", {
+      headers: accessHeaders("admin", keys),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      version: string;
+      migrations: { applied: number; known: number; latest_applied: string; pending: string[] };
+    };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8"));
+    const journal = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../db/migrations/meta/_journal.json"), "utf8"),
+    ) as { entries: { tag: string }[] };
+    expect(body.version).toBe(pkg.version);
+    expect(body.migrations).toEqual({
+      applied: journal.entries.length,
+      known: journal.entries.length,
+      latest_applied: journal.entries.at(-1)?.tag,
+      pending: [],
+    });
+    // A migration this build knows but the database has not applied is listed as pending.
+    await server.deps.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    );
+    const after = (await (
+      await server.request("/api/v1/internal/server-status", { headers: accessHeaders("admin", keys) })
+    ).json()) as typeof body;
+    expect(after.migrations.pending).toEqual([journal.entries.at(-1)?.tag]);
+    expect(after.migrations.applied).toBe(journal.entries.length - 1);
   });
 });

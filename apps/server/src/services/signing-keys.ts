@@ -22,6 +22,14 @@ type VerifyingKey = { row: SigningKeyRow; key: KeyObject };
 
 export class TokenNotVerifiable extends Error {}
 
+export type PublishedKey = {
+  kid: string;
+  audience: AudienceKind;
+  state: "pending" | "current" | "previous";
+  createdAt: Date;
+  signsFrom: Date;
+};
+
 export type VerifiedToken = { payload: JWTPayload; projectId: string; audience: AudienceKind };
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -173,6 +181,28 @@ export function createSigningKeyService(deps: {
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
       verified.set(token, result);
       return result;
+    },
+
+    /**
+     * [GO] The published keys with their state: `pending` (published, signing later), `current` (the newest of its
+     * audience that signs) or `previous` (superseded, still verifying until retired). Oldest first.
+     */
+    async describe(projectId: string, executor?: Db): Promise<PublishedKey[]> {
+      const now = clock.now().getTime();
+      const published = await repo.published(projectId, executor);
+      return published.map((row) => {
+        const signs = row.signsFrom.getTime() <= now;
+        const newerSigning = published.some(
+          (k) => k.audience === row.audience && k.signsFrom > row.signsFrom && k.signsFrom.getTime() <= now,
+        );
+        return {
+          kid: row.id,
+          audience: row.audience,
+          state: !signs ? "pending" : newerSigning ? "previous" : "current",
+          createdAt: row.createdAt,
+          signsFrom: row.signsFrom,
+        };
+      });
     },
 
     /**

@@ -51,6 +51,7 @@ import { permissionDefinitionRoutes } from "./permission-definitions.ts";
 import { projectPermissionRoutes } from "./project-permissions.ts";
 import { projectRoutes } from "./projects.ts";
 import { scimRoutes } from "./scim.ts";
+import { signingKeyRoutes } from "./signing-keys.ts";
 import { ssoRoutes } from "./sso.ts";
 import { teamInvitationRoutes } from "./team-invitations.ts";
 import { teamRoutes } from "./teams.ts";
@@ -85,6 +86,7 @@ export * from "./permission-definitions.ts";
 export * from "./project-permissions.ts";
 export * from "./projects.ts";
 export * from "./scim.ts";
+export * from "./signing-keys.ts";
 export * from "./sso.ts";
 export * from "./team-invitations.ts";
 export * from "./teams.ts";
@@ -152,4 +154,5 @@ export const allRoutes = [
   ...userMetricsRoutes,
   ...configRoutes,
   ...auditRoutes,
+  ...signingKeyRoutes,
 ] as const;
