@@ -21,7 +21,7 @@ beforeAll(async () => {
   setup = await startDemoSetup("sso", {
     GATEHOUSE_SSO_DNS_SERVERS: dns.address,
     // The identity providers run on loopback, which the server refuses to call by default.
-    GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: "true",
   });
   const { call, admin } = setup;
   team = String((await call("POST", "/teams", admin, { display_name: "OIDC Corp" }, 201)).id);

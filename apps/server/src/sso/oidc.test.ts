@@ -371,7 +371,7 @@ describe("account rules across organizations", () => {
 
 describe("an install that keeps outside requests off its own network (the default)", () => {
   it("never sends the relying party's requests to a loopback issuer a team admin typed", async () => {
-    const guarded = await createTestServer({ webhookAllowPrivateUrls: false });
+    const guarded = await createTestServer({ ssoAllowPrivateUrls: false });
     try {
       const { keys: guardedKeys } = await guarded.createProject(
         { displayName: "Guarded", config: { domains: [{ domain: APP, handler_path: "/handler" }] } },
