@@ -267,6 +267,64 @@ describe("SP-initiated sign-in", () => {
   });
 });
 
+describe("encrypted assertions", () => {
+  let teamC: string;
+  let connectionC: string;
+  beforeAll(async () => {
+    teamC = await createTeam("Team C");
+    const created = await expectJson<{ id: string; saml: { sp_encryption_certificate: string | null } }>(
+      await request(`/api/v1/teams/${teamC}/sso-connections`, {
+        method: "POST",
+        body: {
+          protocol: "saml",
+          display_name: "Encrypting IdP",
+          saml: { idp_metadata_url: idp.metadataUrl },
+        },
+      }),
+      201,
+    );
+    connectionC = created.id;
+    expect(created.saml.sp_encryption_certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    // The administrator uploads our SP metadata at the IdP, which then encrypts to the certificate it publishes.
+    const metadata = await (await server.request(`/api/v1/auth/sso/saml/${connectionC}/metadata`)).text();
+    expect(metadata).toMatch(/KeyDescriptor[^>]*use="encryption"/);
+    expect(await idp.registerSp(metadata)).toEqual({ entityId: entityOf(connectionC), encrypts: true });
+  });
+
+  const decoded = (form: SamlPost) => Buffer.from(form.SAMLResponse, "base64").toString("utf8");
+
+  it("signs in with an assertion the IdP encrypted to the connection's key", async () => {
+    const login = uniqueLogin();
+    const { form } = await toAcs(connectionC, login);
+    expect(decoded(form)).toContain("EncryptedAssertion");
+    expect(decoded(form)).not.toContain(`${login}@saml.example.com`);
+    const { user } = await signIn(connectionC, login);
+    expect(user.primary_email).toBe(`${login}@saml.example.com`);
+  });
+
+  it("keeps its key when the IdP's settings change", async () => {
+    const path = `/api/v1/teams/${teamC}/sso-connections/${connectionC}`;
+    const before = await expectJson<{ saml: { sp_encryption_certificate: string } }>(await request(path));
+    const after = await expectJson<{ saml: { sp_encryption_certificate: string } }>(
+      await request(path, { method: "PATCH", body: { saml: { idp_metadata_url: idp.metadataUrl } } }),
+    );
+    expect(after.saml.sp_encryption_certificate).toBe(before.saml.sp_encryption_certificate);
+    await signIn(connectionC, uniqueLogin());
+  });
+
+  it.each([
+    ["tampered", /Invalid signature/],
+    ["unsigned", /Invalid signature/],
+    ["wrong-audience", /audience mismatch/],
+  ])("still refuses a %s assertion inside the encryption", async (variant, reason) => {
+    const { form } = await toAcs(connectionC, uniqueLogin(), { variant });
+    expect(decoded(form)).toContain("EncryptedAssertion");
+    const landed = await landing(form);
+    expect(landingError(landed).errorCode).toBe("SSO_IDENTITY_PROVIDER_ERROR");
+    expect(landingError(landed).details.reason).toMatch(reason);
+  });
+});
+
 describe("IdP-initiated responses", () => {
   const unsolicited = (connectionId: string, extra: { relayState?: string; audience?: string } = {}) =>
     idp.unsolicited({

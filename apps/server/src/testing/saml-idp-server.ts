@@ -9,14 +9,27 @@
 //                                 SP-initiated: without `login` a sign-in page; with it, the auto-posting form
 //   POST /sso                     the sign-in page's form
 //   GET /idp-initiated?acs=&audience=&login=[&relay_state=&variant=&key=]   an unsolicited response
+//   POST /sp-metadata             an SP's metadata, as an administrator uploads it: when it publishes an encryption
+//                                 certificate, assertions for that SP (its entity id as audience) are encrypted to it
+//                                 with xml-encryption (AES-256-GCM, RSA-OAEP), after signing, as IdPs do
 // `variant` makes the attacks: unsigned, tampered (NameID changed after signing), expired, wrong-audience,
 // wrong-recipient, wrapped (XML signature wrapping: a forged assertion beside the signed one).
 // Started and driven by testing/saml-idp-process.ts.
-import { randomBytes } from "node:crypto";
+import { randomBytes, X509Certificate } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import { inflateRawSync } from "node:zlib";
 import { generate } from "selfsigned";
 import { SignedXml } from "xml-crypto";
+
+type XmlEnc = {
+  encrypt: (
+    content: string,
+    options: Record<string, unknown>,
+    callback: (error: Error | null, result: string) => void,
+  ) => void;
+};
+const xmlenc = createRequire(import.meta.url)("xml-encryption") as XmlEnc;
 
 const port = Number(process.env.PORT);
 if (!Number.isInteger(port) || port <= 0) throw new Error("Give the port as PORT.");
@@ -33,6 +46,42 @@ async function makeKey(name: string): Promise<Key> {
 const primary = await makeKey("primary");
 const rogue = await makeKey("rogue");
 const keys: Record<string, Key> = { primary, secondary: await makeKey("secondary"), rogue };
+
+/** SP entity id → the encryption certificate (PEM) its uploaded metadata published. */
+const encryptionCerts = new Map<string, string>();
+
+function registerSp(xml: string): { entityId: string; encrypts: boolean } {
+  const spEntityId = /entityID="([^"]+)"/.exec(xml)?.[1] ?? "";
+  const cert =
+    /<(?:md:)?KeyDescriptor[^>]*use="encryption"[^>]*>[\s\S]*?<(?:ds:)?X509Certificate>([^<]+)</.exec(
+      xml,
+    )?.[1];
+  if (spEntityId && cert) {
+    const body = cert.replace(/\s+/g, "");
+    encryptionCerts.set(
+      spEntityId,
+      `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join("\n")}\n-----END CERTIFICATE-----\n`,
+    );
+  }
+  return { entityId: spEntityId, encrypts: Boolean(cert) };
+}
+
+function encrypt(assertion: string, cert: string): Promise<string> {
+  return new Promise((resolve, reject) =>
+    xmlenc.encrypt(
+      assertion,
+      {
+        rsa_pub: new X509Certificate(cert).publicKey.export({ type: "spki", format: "pem" }),
+        pem: cert,
+        encryptionAlgorithm: "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+        keyEncryptionAlgorithm: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
+        disallowEncryptionWithInsecureAlgorithm: true,
+      },
+      (error, result) =>
+        error ? reject(error) : resolve(`<saml:EncryptedAssertion>${result}</saml:EncryptedAssertion>`),
+    ),
+  );
+}
 
 const certBody = (pem: string) => pem.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "");
 const xmlEscape = (value: string) =>
@@ -97,7 +146,7 @@ function sign(xml: string, key: Key): string {
 }
 
 /** The base64 SAMLResponse for a sign-in, with the variant's flaw. */
-function samlResponse(r: Respond): string {
+async function samlResponse(r: Respond): Promise<string> {
   const email = `${r.login}@saml.example.com`;
   const assertionId = id();
   let assertion = assertionXml(r, assertionId, email);
@@ -109,6 +158,8 @@ function samlResponse(r: Respond): string {
     extensions = `<samlp:Extensions>${assertion}</samlp:Extensions>`;
     assertion = assertionXml(r, id(), "ceo@saml.example.com");
   }
+  const encryptTo = encryptionCerts.get(r.audience);
+  if (encryptTo && r.variant !== "wrapped") assertion = await encrypt(assertion, encryptTo);
   const inResponseTo = r.inResponseTo ? ` InResponseTo="${xmlEscape(r.inResponseTo)}"` : "";
   const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlEscape(r.acs)}"${inResponseTo}><saml:Issuer>${entityId}</saml:Issuer>${extensions}<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
   return Buffer.from(response).toString("base64");
@@ -131,7 +182,7 @@ function readRequest(encoded: string): { id: string; acs: string; issuer: string
   return { id: attr("ID"), acs: attr("AssertionConsumerServiceURL"), issuer };
 }
 
-function spInitiated(params: URLSearchParams, res: ServerResponse) {
+async function spInitiated(params: URLSearchParams, res: ServerResponse) {
   const request = readRequest(params.get("SAMLRequest") ?? "");
   const login = params.get("login");
   if (!login) {
@@ -148,7 +199,7 @@ function spInitiated(params: URLSearchParams, res: ServerResponse) {
   postForm(
     res,
     request.acs,
-    samlResponse({
+    await samlResponse({
       acs: request.acs,
       audience: request.issuer,
       login,
@@ -176,16 +227,21 @@ createServer(async (req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(Object.fromEntries(Object.entries(keys).map(([name, k]) => [name, k.cert]))));
   } else if (url.pathname === "/sso" && req.method === "POST") {
-    spInitiated(await body(req), res);
+    await spInitiated(await body(req), res);
   } else if (url.pathname === "/sso") {
-    spInitiated(url.searchParams, res);
+    await spInitiated(url.searchParams, res);
+  } else if (url.pathname === "/sp-metadata" && req.method === "POST") {
+    let xml = "";
+    for await (const chunk of req) xml += chunk;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(registerSp(xml)));
   } else if (url.pathname === "/idp-initiated") {
     const p = url.searchParams;
     const acs = p.get("acs") ?? "";
     postForm(
       res,
       acs,
-      samlResponse({
+      await samlResponse({
         acs,
         audience: p.get("audience") ?? "",
         login: p.get("login") ?? "someone",

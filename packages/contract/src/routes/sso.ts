@@ -42,6 +42,11 @@ const samlSettingsSchema = z.object({
   idp_sso_url: z.string(),
   /** The PEM certificates whose signatures are accepted: two during a rotation. */
   idp_certificates: z.array(z.string()),
+  /**
+   * Our certificate (PEM) for encrypted assertions, also in our SP metadata: an IdP that encrypts assertions uses it.
+   * Null for connections made before encryption was supported (changing the SAML settings makes one).
+   */
+  sp_encryption_certificate: z.string().nullable(),
   /** What to paste into the identity provider. */
   sp_entity_id: z.string(),
   acs_url: z.string(),
