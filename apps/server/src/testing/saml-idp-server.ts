@@ -6,7 +6,8 @@
 //   GET /metadata[?key=]          the IdP's metadata (entity id, redirect-binding SSO URL, the key's certificate)
 //   GET /certs                    {primary, secondary, rogue} certificates (PEM), for tests
 //   GET /sso?SAMLRequest=&RelayState=[&login=&variant=&key=]
-//                                 SP-initiated: without `login` a sign-in page; with it, the auto-posting form
+//                                 SP-initiated: without `login` a sign-in page (or, with the IdP's session cookie
+//                                 from an earlier sign-in, at once); with it, the auto-posting form
 //   POST /sso                     the sign-in page's form
 //   GET /idp-initiated?acs=&audience=&login=[&relay_state=&variant=&key=]   an unsolicited response
 //   POST /sp-metadata             an SP's metadata, as an administrator uploads it: when it publishes an encryption
@@ -165,10 +166,19 @@ async function samlResponse(r: Respond): Promise<string> {
   return Buffer.from(response).toString("base64");
 }
 
-function postForm(res: ServerResponse, acs: string, samlResponseValue: string, relayState: string | null) {
+function postForm(
+  res: ServerResponse,
+  acs: string,
+  samlResponseValue: string,
+  relayState: string | null,
+  login?: string,
+) {
   const relay =
     relayState === null ? "" : `<input type="hidden" name="RelayState" value="${xmlEscape(relayState)}"/>`;
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    ...(login ? { "set-cookie": sessionCookie(login) } : {}),
+  });
   res.end(
     `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${xmlEscape(acs)}"><input type="hidden" name="SAMLResponse" value="${samlResponseValue}"/>${relay}<noscript><button>Continue</button></noscript></form></body></html>`,
   );
@@ -182,9 +192,17 @@ function readRequest(encoded: string): { id: string; acs: string; issuer: string
   return { id: attr("ID"), acs: attr("AssertionConsumerServiceURL"), issuer };
 }
 
-async function spInitiated(params: URLSearchParams, res: ServerResponse) {
+/** The IdP's own session: who signed in at it in this browser (a real IdP's single sign-on). */
+const sessionCookie = (login: string) =>
+  `idp_session=${encodeURIComponent(login)}; Path=/; HttpOnly; SameSite=Lax`;
+const sessionOf = (req: IncomingMessage) => {
+  const value = /(?:^|;\s*)idp_session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1];
+  return value ? decodeURIComponent(value) : null;
+};
+
+async function spInitiated(params: URLSearchParams, res: ServerResponse, session: string | null = null) {
   const request = readRequest(params.get("SAMLRequest") ?? "");
-  const login = params.get("login");
+  const login = params.get("login") ?? session;
   if (!login) {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     const hidden = ["SAMLRequest", "RelayState"]
@@ -208,6 +226,7 @@ async function spInitiated(params: URLSearchParams, res: ServerResponse) {
       key: keys[params.get("key") ?? "primary"] ?? primary,
     }),
     params.get("RelayState"),
+    login,
   );
 }
 
@@ -229,7 +248,7 @@ createServer(async (req, res) => {
   } else if (url.pathname === "/sso" && req.method === "POST") {
     await spInitiated(await body(req), res);
   } else if (url.pathname === "/sso") {
-    await spInitiated(url.searchParams, res);
+    await spInitiated(url.searchParams, res, sessionOf(req));
   } else if (url.pathname === "/sp-metadata" && req.method === "POST") {
     let xml = "";
     for await (const chunk of req) xml += chunk;
@@ -238,17 +257,19 @@ createServer(async (req, res) => {
   } else if (url.pathname === "/idp-initiated") {
     const p = url.searchParams;
     const acs = p.get("acs") ?? "";
+    const login = p.get("login") ?? "someone";
     postForm(
       res,
       acs,
       await samlResponse({
         acs,
         audience: p.get("audience") ?? "",
-        login: p.get("login") ?? "someone",
+        login,
         variant: p.get("variant") ?? "",
         key,
       }),
       p.get("relay_state"),
+      login,
     );
   } else {
     res.writeHead(404).end();
