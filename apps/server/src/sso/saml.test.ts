@@ -267,6 +267,73 @@ describe("SP-initiated sign-in", () => {
   });
 });
 
+describe("test sign-ins (the SSO tab's Test connection)", () => {
+  const RETURN = `${TEST_BASE_URL}/dashboard/projects/p/teams/t/sso`;
+  type Test = {
+    id: string;
+    status: string;
+    subject: string | null;
+    attributes: Record<string, unknown> | null;
+    error: { code: string; message: string; details?: { reason?: string } } | null;
+  };
+  const testsOf = (teamId: string, connectionId: string) =>
+    `/api/v1/teams/${teamId}/sso-connections/${connectionId}/tests`;
+
+  async function runTest(login: string, variant?: string) {
+    const started = await expectJson<Test & { location: string }>(
+      await request(testsOf(teamA, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      201,
+    );
+    expect(started.status).toBe("pending");
+    const pending = await expectJson<Test>(await request(`${testsOf(teamA, connectionA)}/${started.id}`));
+    expect(pending.status).toBe("pending");
+    const back = await landing(await idp.signIn(started.location, login, { variant }));
+    expect(back.origin + back.pathname).toBe(RETURN);
+    expect(back.searchParams.get("sso_test_id")).toBe(started.id);
+    expect(back.searchParams.get("code")).toBeNull();
+    return expectJson<Test>(await request(`${testsOf(teamA, connectionA)}/${started.id}`));
+  }
+
+  const emails = async () =>
+    (await expectJson<{ items: { primary_email: string }[] }>(await request("/api/v1/users"))).items.map(
+      (u) => u.primary_email,
+    );
+
+  it("reports the subject and attributes the IdP sent, and signs no one in", async () => {
+    const login = uniqueLogin();
+    const result = await runTest(login);
+    expect(result).toMatchObject({ status: "succeeded", subject: `${login}@saml.example.com`, error: null });
+    expect(result.attributes).toMatchObject({ email: `${login}@saml.example.com`, name: `SAML ${login}` });
+    expect(await emails()).not.toContain(`${login}@saml.example.com`);
+  });
+
+  it("reports what failed", async () => {
+    const result = await runTest(uniqueLogin(), "tampered");
+    expect(result.status).toBe("failed");
+    expect(result.error?.code).toBe("SSO_IDENTITY_PROVIDER_ERROR");
+    expect(result.error?.details?.reason).toMatch(/Invalid signature/);
+  });
+
+  it("returns only to this server or a URL the project trusts, and only to the connection's own team", async () => {
+    await expectKnownError(
+      await request(testsOf(teamA, connectionA), {
+        method: "POST",
+        body: { return_url: "https://evil.example.com/steal" },
+      }),
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    await expectKnownError(
+      await request(testsOf(teamB, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      "SSO_CONNECTION_NOT_FOUND",
+    );
+    const started = await expectJson<Test>(
+      await request(testsOf(teamA, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      201,
+    );
+    await expectKnownError(await request(`${testsOf(teamB, connectionB)}/${started.id}`), "SCHEMA_ERROR");
+  });
+});
+
 describe("encrypted assertions", () => {
   let teamC: string;
   let connectionC: string;

@@ -311,12 +311,59 @@ export const ssoSamlAcsRoute = defineRoute({
   response: { status: 303, kind: "redirect", description: "To the app" },
 });
 
+/**
+ * A test sign-in through a connection: what the identity provider sent (subject and attributes or claims), or the
+ * error, without creating a user, a membership or a session.
+ */
+export const ssoConnectionTestSchema = z
+  .object({
+    id: z.string(),
+    connection_id: z.uuid(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    subject: z.string().nullable(),
+    attributes: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).nullable(),
+  })
+  .meta({ id: "SsoConnectionTest" });
+
+export type SsoConnectionTest = z.output<typeof ssoConnectionTestSchema>;
+
+export const startSsoConnectionTestRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}/tests",
+  access: MANAGE_ACCESS,
+  summary:
+    "[GO] Starts a test sign-in through a connection (enabled or not): answers the identity provider's URL to open. " +
+    "The identity provider's answer is checked as at sign-in, but no user, membership or session is made; the " +
+    "browser then goes to `return_url` (this server's own address, or one the project trusts) with `sso_test_id`",
+  tag: TAG,
+  params: connectionParams,
+  body: z.strictObject({ return_url: text }),
+  response: {
+    status: 201,
+    kind: "json",
+    schema: ssoConnectionTestSchema.extend({ location: z.string() }),
+  },
+});
+
+export const getSsoConnectionTestRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}/tests/{test_id}",
+  access: MANAGE_ACCESS,
+  summary: "[GO] Reads a test sign-in's outcome: the subject and attributes received, or the error",
+  tag: TAG,
+  params: z.strictObject({ team_id: z.uuid(), connection_id: z.uuid(), test_id: z.string().min(1).max(128) }),
+  response: { status: 200, kind: "json", schema: ssoConnectionTestSchema },
+});
+
 export const ssoRoutes = [
   listSsoConnectionsRoute,
   createSsoConnectionRoute,
   getSsoConnectionRoute,
   updateSsoConnectionRoute,
   deleteSsoConnectionRoute,
+  startSsoConnectionTestRoute,
+  getSsoConnectionTestRoute,
   ssoAuthorizeRoute,
   ssoOidcCallbackRoute,
   ssoSamlMetadataRoute,
