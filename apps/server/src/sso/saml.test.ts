@@ -237,6 +237,7 @@ describe("SP-initiated sign-in", () => {
     ["wrong-audience", /audience mismatch/],
     ["wrong-recipient", /another recipient/],
     ["wrapped", /Invalid signature/],
+    ["response-signed", /Invalid signature/],
   ])("refuses a %s assertion", async (variant, reason) => {
     const { form } = await toAcs(connectionA, uniqueLogin(), { variant });
     const landed = await landing(form);

@@ -14,7 +14,8 @@
 //                                 certificate, assertions for that SP (its entity id as audience) are encrypted to it
 //                                 with xml-encryption (AES-256-GCM, RSA-OAEP), after signing, as IdPs do
 // `variant` makes the attacks: unsigned, tampered (NameID changed after signing), expired, wrong-audience,
-// wrong-recipient, wrapped (XML signature wrapping: a forged assertion beside the signed one).
+// wrong-recipient, wrapped (XML signature wrapping: a forged assertion beside the signed one), response-signed (the
+// Response signed, the assertion inside it not).
 // Started and driven by testing/saml-idp-process.ts.
 import { randomBytes, X509Certificate } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -125,7 +126,7 @@ function assertionXml(r: Respond, assertionId: string, nameId: string): string {
   return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${at(0)}"><saml:Issuer>${entityId}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${xmlEscape(nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${inResponseTo} NotOnOrAfter="${at(5 * 60 * 1000)}" Recipient="${xmlEscape(recipient)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${at(-60 * 1000)}" NotOnOrAfter="${at(5 * 60 * 1000)}"><saml:AudienceRestriction><saml:Audience>${xmlEscape(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${id()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="email">${values([`${r.login}@saml.example.com`])}</saml:Attribute><saml:Attribute Name="name">${values([`SAML ${r.login}`])}</saml:Attribute><saml:Attribute Name="groups">${values(groups)}</saml:Attribute></saml:AttributeStatement></saml:Assertion>`;
 }
 
-function sign(xml: string, key: Key): string {
+function sign(xml: string, key: Key, element = "Assertion"): string {
   const signer = new SignedXml({
     privateKey: key.key,
     publicCert: key.cert,
@@ -133,7 +134,7 @@ function sign(xml: string, key: Key): string {
     canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
   });
   signer.addReference({
-    xpath: "//*[local-name(.)='Assertion']",
+    xpath: `//*[local-name(.)='${element}']`,
     transforms: [
       "http://www.w3.org/2000/09/xmldsig#enveloped-signature",
       "http://www.w3.org/2001/10/xml-exc-c14n#",
@@ -141,7 +142,7 @@ function sign(xml: string, key: Key): string {
     digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
   });
   signer.computeSignature(xml, {
-    location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: "after" },
+    location: { reference: `//*[local-name(.)='${element}']/*[local-name(.)='Issuer']`, action: "after" },
   });
   return signer.getSignedXml();
 }
@@ -151,7 +152,8 @@ async function samlResponse(r: Respond): Promise<string> {
   const email = `${r.login}@saml.example.com`;
   const assertionId = id();
   let assertion = assertionXml(r, assertionId, email);
-  if (r.variant !== "unsigned") assertion = sign(assertion, r.variant === "rogue" ? rogue : r.key);
+  if (r.variant !== "unsigned" && r.variant !== "response-signed")
+    assertion = sign(assertion, r.variant === "rogue" ? rogue : r.key);
   if (r.variant === "tampered") assertion = assertion.replace(`>${email}<`, ">ceo@saml.example.com<");
   let extensions = "";
   if (r.variant === "wrapped") {
@@ -163,7 +165,10 @@ async function samlResponse(r: Respond): Promise<string> {
   if (encryptTo && r.variant !== "wrapped") assertion = await encrypt(assertion, encryptTo);
   const inResponseTo = r.inResponseTo ? ` InResponseTo="${xmlEscape(r.inResponseTo)}"` : "";
   const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlEscape(r.acs)}"${inResponseTo}><saml:Issuer>${entityId}</saml:Issuer>${extensions}<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
-  return Buffer.from(response).toString("base64");
+  // A signed response around an unsigned assertion: the SP must still require the assertion's own signature.
+  return Buffer.from(r.variant === "response-signed" ? sign(response, r.key, "Response") : response).toString(
+    "base64",
+  );
 }
 
 function postForm(
