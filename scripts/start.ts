@@ -32,6 +32,11 @@ const allowPrivateWebhookUrls =
   process.env.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS ??
   (process.env.NODE_ENV !== "production" ? "true" : undefined);
 
+/** The same for SSO identity providers (a Keycloak on the developer's machine), with its own switch. */
+const allowPrivateSsoUrls =
+  process.env.GATEHOUSE_SSO_ALLOW_PRIVATE_URLS ??
+  (process.env.NODE_ENV !== "production" ? "true" : undefined);
+
 /**
  * The server's output reaches the terminal through this process, so its stdout is a pipe and it would write JSON:
  * at a terminal it is told to write readable lines, in colour (NO_COLOR still turns colour off), unless the
@@ -56,6 +61,7 @@ const server = spawn(
       ...(allowPrivateWebhookUrls === undefined
         ? {}
         : { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls }),
+      ...(allowPrivateSsoUrls === undefined ? {} : { GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: allowPrivateSsoUrls }),
     },
     stdio: ["inherit", "pipe", "inherit"],
   },

@@ -58,6 +58,7 @@ describe("loadConfig defaults", () => {
       sharedOAuth: {},
       developmentOAuth: [],
       ssoDnsServers: [],
+      ssoAllowPrivateUrls: false,
       workers: 1,
       log: { level: "info", format: undefined },
       database: {
@@ -142,6 +143,17 @@ describe("loadConfig defaults", () => {
     expect(() => loadConfig({ GATEHOUSE_DEVELOPMENT_OAUTH: "demo", NODE_ENV: "production" })).toThrow(
       /GATEHOUSE_DEVELOPMENT_OAUTH: the development OAuth provider is never available with NODE_ENV=production/,
     );
+  });
+
+  it("reads SSO's private-address switch apart from the webhooks' one", () => {
+    expect(loadConfig({ GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: "true" })).toMatchObject({
+      ssoAllowPrivateUrls: true,
+      webhooks: { allowPrivateUrls: false },
+    });
+    expect(loadConfig({ GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS: "true" })).toMatchObject({
+      ssoAllowPrivateUrls: false,
+      webhooks: { allowPrivateUrls: true },
+    });
   });
 
   it("reads the webhook settings; the two Svix variables go together", () => {

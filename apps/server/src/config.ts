@@ -58,6 +58,8 @@ const envSchema = z.object({
   GATEHOUSE_DEVELOPMENT_OAUTH: z.string().optional(),
   /** [GO] DNS resolvers (comma-separated `host` or `host:port`) for SSO domain verification; the system's if unset. */
   GATEHOUSE_SSO_DNS_SERVERS: z.string().optional(),
+  /** SSO identity providers (OIDC discovery, JWKS, token, userinfo; SAML metadata URLs) may be private addresses. */
+  GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   GATEHOUSE_DASHBOARD_DIR: z.string().min(1).optional(),
   GATEHOUSE_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   GATEHOUSE_WORKERS: z
@@ -140,6 +142,8 @@ export type Config = {
   developmentOAuth: string[];
   /** GATEHOUSE_SSO_DNS_SERVERS: where SSO domain verification looks TXT records up (empty: the system's). */
   ssoDnsServers: string[];
+  /** GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: SSO identity providers may be loopback, private or link-local addresses. */
+  ssoAllowPrivateUrls: boolean;
   /** GATEHOUSE_WORKERS: server processes on the port (cluster/), `auto` one per core; PGlite always runs one. */
   workers: WorkersSetting;
   /** The PostgreSQL pool (ignored on PGlite); timeouts in milliseconds, 0 turns a timeout off. */
@@ -267,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean),
+    ssoAllowPrivateUrls: e.GATEHOUSE_SSO_ALLOW_PRIVATE_URLS,
     webhooks: {
       allowPrivateUrls: e.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS,
       svix: svixSettings(e.GATEHOUSE_SVIX_URL, e.GATEHOUSE_SVIX_API_KEY),

@@ -102,6 +102,8 @@ export type DepsOptions = {
   developmentOAuth?: readonly string[];
   /** GATEHOUSE_SSO_DNS_SERVERS: resolvers for SSO domain verification (the system's when empty). */
   ssoDnsServers?: readonly string[];
+  /** GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: SSO identity providers may be loopback or private addresses (tests, development). */
+  ssoAllowPrivateUrls?: boolean;
   /** The dashboard's built files (GATEHOUSE_DASHBOARD_DIR), served under /dashboard. */
   dashboardDir?: string;
   /** GATEHOUSE_ANALYTICS_RETENTION_DAYS: how long analytics events are kept (default 30). */
@@ -398,8 +400,8 @@ export function createDeps(options: DepsOptions) {
       teams,
       events,
       audit,
-      // The same switch as webhooks': only tests and development reach their own network.
-      allowPrivateUrls,
+      // Its own switch (not webhooks'): only tests and development reach their own network.
+      allowPrivateUrls: options.ssoAllowPrivateUrls ?? false,
       dnsServers: options.ssoDnsServers ?? [],
     }),
     // [GO] Gatehouse as an OpenID Provider (oidc-provider/).

@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     sharedOAuth: config.sharedOAuth,
     developmentOAuth: config.developmentOAuth,
     ssoDnsServers: config.ssoDnsServers,
+    ssoAllowPrivateUrls: config.ssoAllowPrivateUrls,
     dashboardDir: config.dashboardDir,
     analyticsRetentionDays: config.analyticsRetentionDays,
     observability: {

@@ -73,7 +73,14 @@ export type {
   AdminSessionReplayChunk,
   ListSessionReplaysOptions,
 } from "./session-replays.ts";
-export type { CreatedScimToken, ScimToken, SsoConnection, SsoDomain, TeamSso } from "./team-sso.ts";
+export type {
+  CreatedScimToken,
+  ScimToken,
+  SsoConnection,
+  SsoConnectionTest,
+  SsoDomain,
+  TeamSso,
+} from "./team-sso.ts";
 export type { ContactChannel, ServerTeam, Team, TeamUser } from "./teams.ts";
 export {
   cookieTokenStore,

@@ -1,14 +1,14 @@
 // [GO] A team's enterprise SSO as a server or admin app manages it: connections, e-mail domains and SCIM tokens. The
 // objects are the wire's (snake_case, as the OpenAPI document shows them under "SSO"): they carry the values to paste
 // into the identity provider, which are read as they are rather than renamed.
-import type { ScimToken, SsoConnection, SsoDomain } from "@gatehouse/contract";
+import type { ScimToken, SsoConnection, SsoConnectionTest, SsoDomain } from "@gatehouse/contract";
 import { del, jsonBody, patch } from "./context.ts";
 import type { RequestOptions } from "./transport.ts";
 
 type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
 type List<T> = { items: T[] };
 
-export type { ScimToken, SsoConnection, SsoDomain };
+export type { ScimToken, SsoConnection, SsoConnectionTest, SsoDomain };
 export type CreatedScimToken = ScimToken & { token: string; scim_base_url: string };
 
 export function teamSsoCalls(request: Request, teamId: string) {
@@ -27,6 +27,18 @@ export function teamSsoCalls(request: Request, teamId: string) {
     deleteConnection: async (id: string) => {
       await request(connection(id), del);
     },
+    /**
+     * Starts a test sign-in through the connection: send the browser to `location`; it comes back to `returnUrl`
+     * (this server's own address, or one the project trusts) with `sso_test_id`. No one is signed in.
+     */
+    startConnectionTest: (id: string, returnUrl: string) =>
+      request<SsoConnectionTest & { location: string }>(
+        `${connection(id)}/tests`,
+        jsonBody({ return_url: returnUrl }),
+      ),
+    /** What the identity provider sent in a test sign-in (subject and attributes), or the error. */
+    getConnectionTest: (id: string, testId: string) =>
+      request<SsoConnectionTest>(`${connection(id)}/tests/${encodeURIComponent(testId)}`),
     async listDomains(): Promise<SsoDomain[]> {
       return (await request<List<SsoDomain>>(`${base}/sso-domains`)).items;
     },

@@ -8,6 +8,8 @@ import {
   deleteSsoConnectionRoute,
   deleteSsoDomainRoute,
   getSsoConnectionRoute,
+  getSsoConnectionTestRoute,
+  KnownErrors,
   listScimTokensRoute,
   listSsoConnectionsRoute,
   listSsoDomainsRoute,
@@ -15,6 +17,7 @@ import {
   ssoOidcCallbackRoute,
   ssoSamlAcsRoute,
   ssoSamlMetadataRoute,
+  startSsoConnectionTestRoute,
   updateSsoConnectionRoute,
   updateSsoDomainRoute,
   verifySsoDomainRoute,
@@ -66,6 +69,31 @@ export function registerSsoRoutes(app: Hono<AppEnv>, deps: Deps): void {
       connections.delete(tx, projectOf(caller).id, params.team_id, params.connection_id),
     );
     return { success: true as const };
+  });
+
+  bindRoute(app, deps, startSsoConnectionTestRoute, async ({ params, body }, { caller }) => {
+    await authorize(caller, params.team_id);
+    const project = projectOf(caller);
+    await connections.get(deps.db, project.id, params.team_id, params.connection_id);
+    const row = await deps.sso.repo.findConnection(deps.db, project.id, params.connection_id);
+    if (!row) throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: params.connection_id });
+    const started = await flow.startTest(project, row, body.return_url);
+    return {
+      id: started.id,
+      connection_id: row.id,
+      status: "pending" as const,
+      subject: null,
+      attributes: null,
+      error: null,
+      location: started.location,
+    };
+  });
+
+  bindRoute(app, deps, getSsoConnectionTestRoute, async ({ params }, { caller }) => {
+    await authorize(caller, params.team_id);
+    const project = projectOf(caller);
+    await connections.get(deps.db, project.id, params.team_id, params.connection_id);
+    return flow.testResult(project.id, params.connection_id, params.test_id);
   });
 
   bindRoute(app, deps, listSsoDomainsRoute, async ({ params }, { caller }) => {

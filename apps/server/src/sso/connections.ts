@@ -20,7 +20,17 @@ export type AttributeMapping = z.output<typeof ssoAttributeMappingSchema>;
 
 /** What `settings` holds for each protocol. */
 export type OidcSettings = { issuer_url: string; client_id: string; sealed_client_secret: string };
-export type SamlSettings = { idp_entity_id: string; idp_sso_url: string; idp_certificates: string[] };
+export type SamlSettings = {
+  idp_entity_id: string;
+  idp_sso_url: string;
+  idp_certificates: string[];
+  /**
+   * Our key pair for encrypted assertions, made per connection when it is created (or first changed): the certificate
+   * is published in our SP metadata, the private key sealed at rest. Connections made before it have none.
+   */
+  sp_encryption_certificate?: string;
+  sealed_sp_encryption_key?: string;
+};
 
 export type SsoConnectionsDeps = {
   repo: SsoRepo;
@@ -35,6 +45,8 @@ export type SsoConnectionsDeps = {
   samlSettings?: (
     input: Extract<CreateSsoConnectionBody, { protocol: "saml" }>["saml"],
   ) => Promise<SamlSettings>;
+  /** A fresh key pair (PEM certificate and private key) for a SAML connection's encrypted assertions. */
+  samlEncryptionKey?: () => Promise<{ certificate: string; privateKey: string }>;
 };
 
 export type SsoUrls = { oidcCallback: string; acs: string; spMetadata: string; spEntityId: string };
@@ -82,7 +94,10 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
         redirect_uri: urls.oidcCallback,
       },
       saml: saml && {
-        ...saml,
+        idp_entity_id: saml.idp_entity_id,
+        idp_sso_url: saml.idp_sso_url,
+        idp_certificates: saml.idp_certificates,
+        sp_encryption_certificate: saml.sp_encryption_certificate ?? null,
         sp_entity_id: urls.spEntityId,
         acs_url: urls.acs,
         sp_metadata_url: urls.spMetadata,
@@ -96,10 +111,28 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
       throw KnownErrors.TEAM_NOT_FOUND({ team_id: teamId });
   }
 
-  async function samlSettings(input: Extract<CreateSsoConnectionBody, { protocol: "saml" }>["saml"]) {
+  async function samlSettings(
+    input: Extract<CreateSsoConnectionBody, { protocol: "saml" }>["saml"],
+    previous?: SamlSettings,
+  ): Promise<SamlSettings> {
     if (!deps.samlSettings)
       throw KnownErrors.SCHEMA_ERROR({ message: "SAML connections are not available." });
-    return deps.samlSettings(input);
+    const settings = await deps.samlSettings(input);
+    // Our encryption key outlives the IdP's settings: the IdP keeps encrypting to the certificate it was given.
+    if (previous?.sp_encryption_certificate && previous.sealed_sp_encryption_key) {
+      return {
+        ...settings,
+        sp_encryption_certificate: previous.sp_encryption_certificate,
+        sealed_sp_encryption_key: previous.sealed_sp_encryption_key,
+      };
+    }
+    if (!deps.samlEncryptionKey) return settings;
+    const key = await deps.samlEncryptionKey();
+    return {
+      ...settings,
+      sp_encryption_certificate: key.certificate,
+      sealed_sp_encryption_key: deps.box.seal(key.privateKey),
+    };
   }
 
   async function owned(db: Db, projectId: string, teamId: string, id: string): Promise<SsoConnectionRow> {
@@ -178,7 +211,7 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
           ...(client_secret ? { sealed_client_secret: deps.box.seal(client_secret) } : {}),
         };
       }
-      if (body.saml) settings = await samlSettings(body.saml);
+      if (body.saml) settings = await samlSettings(body.saml, row.settings as SamlSettings);
       const updated = await deps.repo.updateConnection(db, id, {
         displayName: body.display_name,
         enabled: body.enabled,

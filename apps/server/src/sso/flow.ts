@@ -8,7 +8,7 @@
 //    challenge. The user goes back to the app with it; a known error goes back as query parameters.
 // 3. EXCHANGE: `POST /auth/oauth/token`, unchanged (oauth/flow.ts), so the SDK's OAuth callback handling works.
 import { randomBytes } from "node:crypto";
-import { isKnownError, KnownErrors } from "@gatehouse/contract";
+import { isKnownError, KnownErrors, type SsoConnectionTest } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { type Db, inTransaction } from "../db/client.ts";
@@ -44,6 +44,10 @@ export type SsoFlowData = {
   nonce: string;
   /** SAML: the id of our AuthnRequest, which the assertion must answer (InResponseTo). */
   saml_request_id?: string;
+  /** A test sign-in (the SSO tab's "Test connection"): the answer is reported, no one is signed in. */
+  test?: true;
+  /** Set on a test flow's record once the identity provider answered. */
+  test_result?: Omit<SsoConnectionTest, "id" | "connection_id">;
 };
 
 export type AuthorizeInput = {
@@ -91,7 +95,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
   async function consume(
     connectionId: string,
     state: string,
-  ): Promise<{ project: Project; flow: SsoFlowData }> {
+  ): Promise<{ project: Project; flow: SsoFlowData; codeId: string }> {
     const stored = state ? await deps.codes.find("sso_flow", state) : undefined;
     const flow = stored?.data as SsoFlowData | undefined;
     // A state minted for another connection is refused: one team's flow cannot finish at another's connection.
@@ -110,7 +114,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
         throw new TextError(400, INVALID_STATE);
       throw error;
     }
-    return { project, flow };
+    return { project, flow, codeId: stored.id };
   }
 
   /** One transaction from the identity to the app's authorization code; retried once after a lost race. */
@@ -150,6 +154,45 @@ export function createSsoFlow(deps: SsoFlowDeps) {
       if (!target) throw error;
       return errorRedirect(target, error);
     }
+  }
+
+  /**
+   * A test flow's ending: the identity provider's answer is validated as at sign-in (an assertion's id is spent too),
+   * then recorded on the flow for the administrator instead of provisioning anyone; the browser goes back to the page
+   * that started the test.
+   */
+  async function finishTest(
+    flow: SsoFlowData,
+    codeId: string,
+    state: string,
+    connectionId: string,
+    identify: (connection: SsoConnectionRow) => Promise<Identified>,
+  ): Promise<string> {
+    let result: NonNullable<SsoFlowData["test_result"]>;
+    try {
+      const connection = await deps.repo.findConnectionAnywhere(deps.db, connectionId);
+      if (!connection) throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connectionId });
+      const identity = await identify(connection);
+      await spendAssertion(deps.db, connectionId, identity.assertion);
+      result = {
+        status: "succeeded",
+        subject: identity.subject,
+        attributes: identity.attributes,
+        error: null,
+      };
+    } catch (error) {
+      if (!isKnownError(error)) throw error;
+      result = {
+        status: "failed",
+        subject: null,
+        attributes: null,
+        error: { code: error.code, message: error.message, details: error.details },
+      };
+    }
+    await inTransaction(deps.db, (tx) => deps.codes.annotate(tx, codeId, { test_result: result }));
+    const back = new URL(flow.redirect_uri);
+    back.searchParams.set("sso_test_id", state);
+    return back.toString();
   }
 
   /** An assertion is accepted once, in every process (the id is kept in the database until it expires). */
@@ -203,7 +246,71 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     return url.toString();
   }
 
+  /** Stores the flow and answers the identity provider's URL for it. */
+  async function start(project: Project, connection: SsoConnectionRow, data: SsoFlowData, verifier: string) {
+    const { code: state } = await inTransaction(deps.db, (tx) =>
+      deps.codes.create(tx, { projectId: project.id, purpose: "sso_flow", data }),
+    );
+    if (connection.protocol === "saml") {
+      const settings = connection.settings as SamlSettings;
+      return {
+        state,
+        location: await deps.saml.authorizationUrl(
+          connection.id,
+          settings,
+          data.saml_request_id ?? "",
+          state,
+        ),
+      };
+    }
+    const location = await deps.oidc.authorizationUrl(connection.id, connection.settings as OidcSettings, {
+      redirectUri: ssoUrls(deps.baseUrl, connection.id).oidcCallback,
+      state,
+      nonce: data.nonce,
+      codeVerifier: verifier,
+    });
+    return { state, location };
+  }
+
   return {
+    /**
+     * A test sign-in through the connection (the SSO tab's "Test connection"): the browser comes back to
+     * `returnUrl` with `sso_test_id`, and `testResult` tells what the identity provider sent.
+     */
+    async startTest(project: Project, connection: SsoConnectionRow, returnUrl: string) {
+      const own = returnUrl.startsWith(`${deps.baseUrl.replace(/\/$/, "")}/`);
+      if (!own) assertTrustedUrl(project.config, returnUrl);
+      const verifier = randomBytes(32).toString("base64url");
+      const data: SsoFlowData = {
+        connection_id: connection.id,
+        redirect_uri: returnUrl,
+        error_redirect_uri: null,
+        after_callback_redirect_url: null,
+        client_state: "",
+        code_challenge: "",
+        sealed_verifier: deps.box.seal(verifier),
+        nonce: randomBytes(24).toString("base64url"),
+        ...(connection.protocol === "saml" ? { saml_request_id: `_${randomBytes(20).toString("hex")}` } : {}),
+        test: true,
+      };
+      const { state, location } = await start(project, connection, data, verifier);
+      return { id: state, location };
+    },
+
+    /** A test's outcome by its id (the flow's state), only for the connection and project that started it. */
+    async testResult(projectId: string, connectionId: string, testId: string): Promise<SsoConnectionTest> {
+      const stored = await deps.codes.find("sso_flow", testId);
+      const flow = stored?.data as SsoFlowData | undefined;
+      if (!stored || stored.projectId !== projectId || !flow?.test || flow.connection_id !== connectionId) {
+        throw KnownErrors.SCHEMA_ERROR({ message: "No such test of this connection." });
+      }
+      return {
+        id: testId,
+        connection_id: connectionId,
+        ...(flow.test_result ?? { status: "pending", subject: null, attributes: null, error: null }),
+      };
+    },
+
     async authorize(
       project: Project,
       input: AuthorizeInput,
@@ -246,8 +353,13 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     /** The OIDC callback: the URL the browser goes to next. */
     async oidcCallback(connectionId: string, callbackUrl: URL): Promise<string> {
       const state = callbackUrl.searchParams.get("state") ?? "";
-      const { project, flow } = await consume(connectionId, state);
-      return finish(project, flow, connectionId, async (connection) => {
+      const { project, flow, codeId } = await consume(connectionId, state);
+      const end = flow.test
+        ? (identify: (c: SsoConnectionRow) => Promise<Identified>) =>
+            finishTest(flow, codeId, state, connectionId, identify)
+        : (identify: (c: SsoConnectionRow) => Promise<Identified>) =>
+            finish(project, flow, connectionId, identify);
+      return end(async (connection) => {
         if (connection.protocol !== "oidc")
           throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connectionId });
         // The callback URL as registered (our public base), whatever host the request came through.
@@ -278,8 +390,13 @@ export function createSsoFlow(deps: SsoFlowDeps) {
       const pending =
         relayState.length < 100 && relayState ? await deps.codes.find("sso_flow", relayState) : undefined;
       if (!pending) return idpInitiated(connectionId, samlResponse, relayState);
-      const { project, flow } = await consume(connectionId, relayState);
-      return finish(project, flow, connectionId, async (connection) => {
+      const { project, flow, codeId } = await consume(connectionId, relayState);
+      const end = flow.test
+        ? (identify: (c: SsoConnectionRow) => Promise<Identified>) =>
+            finishTest(flow, codeId, relayState, connectionId, identify)
+        : (identify: (c: SsoConnectionRow) => Promise<Identified>) =>
+            finish(project, flow, connectionId, identify);
+      return end(async (connection) => {
         if (connection.protocol !== "saml")
           throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: connectionId });
         const assertion = await deps.saml.validate(

@@ -19,7 +19,7 @@ import { createSsoFlow } from "./flow.ts";
 import { createOidcRelyingParty } from "./oidc.ts";
 import { createProvisioning } from "./provisioning.ts";
 import { createSsoRepo } from "./repo.ts";
-import { createSamlServiceProvider } from "./saml.ts";
+import { createSamlServiceProvider, samlEncryptionKey } from "./saml.ts";
 import { createScim } from "./scim/index.ts";
 
 export type SsoDeps = {
@@ -45,7 +45,11 @@ export type SsoDeps = {
 export function createSso(deps: SsoDeps) {
   const repo = createSsoRepo();
   const secretsBox = createSecretBox(deps.secret, "sso-secrets");
-  const saml = createSamlServiceProvider({ baseUrl: deps.baseUrl, allowPrivateUrls: deps.allowPrivateUrls });
+  const saml = createSamlServiceProvider({
+    baseUrl: deps.baseUrl,
+    allowPrivateUrls: deps.allowPrivateUrls,
+    openKey: (sealed) => secretsBox.open(sealed),
+  });
   const connections = createSsoConnections({
     repo,
     teamsRepo: deps.teamsRepo,
@@ -55,6 +59,7 @@ export function createSso(deps: SsoDeps) {
     baseUrl: deps.baseUrl,
     box: secretsBox,
     samlSettings: saml.settingsFrom,
+    samlEncryptionKey,
   });
   const scim = createScim({
     clock: deps.clock,

@@ -369,9 +369,34 @@ describe("account rules across organizations", () => {
   });
 });
 
+describe("test sign-ins through an OIDC connection", () => {
+  it("report the claims received and sign no one in", async () => {
+    const login = uniqueLogin();
+    const before = await teamMembers(teamA);
+    const started = await expectJson<{ id: string; location: string }>(
+      await request(`${connectionsPath(teamA)}/${connectionA}/tests`, {
+        method: "POST",
+        body: { return_url: `${APP}/admin/sso` },
+      }),
+      201,
+    );
+    const callback = await throughOidcProvider(started.location, { login });
+    const back = await followCallback(callback.toString(), "");
+    expect(back.origin + back.pathname).toBe(`${APP}/admin/sso`);
+    expect(back.searchParams.get("sso_test_id")).toBe(started.id);
+    expect(back.searchParams.get("code")).toBeNull();
+    const result = await expectJson<{ status: string; subject: string; attributes: Record<string, unknown> }>(
+      await request(`${connectionsPath(teamA)}/${connectionA}/tests/${started.id}`),
+    );
+    expect(result.status).toBe("succeeded");
+    expect(result.attributes).toMatchObject({ sub: result.subject });
+    expect(await teamMembers(teamA)).toEqual(before);
+  });
+});
+
 describe("an install that keeps outside requests off its own network (the default)", () => {
   it("never sends the relying party's requests to a loopback issuer a team admin typed", async () => {
-    const guarded = await createTestServer({ webhookAllowPrivateUrls: false });
+    const guarded = await createTestServer({ ssoAllowPrivateUrls: false });
     try {
       const { keys: guardedKeys } = await guarded.createProject(
         { displayName: "Guarded", config: { domains: [{ domain: APP, handler_path: "/handler" }] } },

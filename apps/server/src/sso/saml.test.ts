@@ -237,6 +237,7 @@ describe("SP-initiated sign-in", () => {
     ["wrong-audience", /audience mismatch/],
     ["wrong-recipient", /another recipient/],
     ["wrapped", /Invalid signature/],
+    ["response-signed", /Invalid signature/],
   ])("refuses a %s assertion", async (variant, reason) => {
     const { form } = await toAcs(connectionA, uniqueLogin(), { variant });
     const landed = await landing(form);
@@ -264,6 +265,131 @@ describe("SP-initiated sign-in", () => {
     const { form } = await toAcs(connectionA, uniqueLogin());
     const crossed = await post({ ...form, acs: acsOf(connectionB) });
     expect(crossed.status).toBe(400);
+  });
+});
+
+describe("test sign-ins (the SSO tab's Test connection)", () => {
+  const RETURN = `${TEST_BASE_URL}/dashboard/projects/p/teams/t/sso`;
+  type Test = {
+    id: string;
+    status: string;
+    subject: string | null;
+    attributes: Record<string, unknown> | null;
+    error: { code: string; message: string; details?: { reason?: string } } | null;
+  };
+  const testsOf = (teamId: string, connectionId: string) =>
+    `/api/v1/teams/${teamId}/sso-connections/${connectionId}/tests`;
+
+  async function runTest(login: string, variant?: string) {
+    const started = await expectJson<Test & { location: string }>(
+      await request(testsOf(teamA, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      201,
+    );
+    expect(started.status).toBe("pending");
+    const pending = await expectJson<Test>(await request(`${testsOf(teamA, connectionA)}/${started.id}`));
+    expect(pending.status).toBe("pending");
+    const back = await landing(await idp.signIn(started.location, login, { variant }));
+    expect(back.origin + back.pathname).toBe(RETURN);
+    expect(back.searchParams.get("sso_test_id")).toBe(started.id);
+    expect(back.searchParams.get("code")).toBeNull();
+    return expectJson<Test>(await request(`${testsOf(teamA, connectionA)}/${started.id}`));
+  }
+
+  const emails = async () =>
+    (await expectJson<{ items: { primary_email: string }[] }>(await request("/api/v1/users"))).items.map(
+      (u) => u.primary_email,
+    );
+
+  it("reports the subject and attributes the IdP sent, and signs no one in", async () => {
+    const login = uniqueLogin();
+    const result = await runTest(login);
+    expect(result).toMatchObject({ status: "succeeded", subject: `${login}@saml.example.com`, error: null });
+    expect(result.attributes).toMatchObject({ email: `${login}@saml.example.com`, name: `SAML ${login}` });
+    expect(await emails()).not.toContain(`${login}@saml.example.com`);
+  });
+
+  it("reports what failed", async () => {
+    const result = await runTest(uniqueLogin(), "tampered");
+    expect(result.status).toBe("failed");
+    expect(result.error?.code).toBe("SSO_IDENTITY_PROVIDER_ERROR");
+    expect(result.error?.details?.reason).toMatch(/Invalid signature/);
+  });
+
+  it("returns only to this server or a URL the project trusts, and only to the connection's own team", async () => {
+    await expectKnownError(
+      await request(testsOf(teamA, connectionA), {
+        method: "POST",
+        body: { return_url: "https://evil.example.com/steal" },
+      }),
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    await expectKnownError(
+      await request(testsOf(teamB, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      "SSO_CONNECTION_NOT_FOUND",
+    );
+    const started = await expectJson<Test>(
+      await request(testsOf(teamA, connectionA), { method: "POST", body: { return_url: RETURN } }),
+      201,
+    );
+    await expectKnownError(await request(`${testsOf(teamB, connectionB)}/${started.id}`), "SCHEMA_ERROR");
+  });
+});
+
+describe("encrypted assertions", () => {
+  let teamC: string;
+  let connectionC: string;
+  beforeAll(async () => {
+    teamC = await createTeam("Team C");
+    const created = await expectJson<{ id: string; saml: { sp_encryption_certificate: string | null } }>(
+      await request(`/api/v1/teams/${teamC}/sso-connections`, {
+        method: "POST",
+        body: {
+          protocol: "saml",
+          display_name: "Encrypting IdP",
+          saml: { idp_metadata_url: idp.metadataUrl },
+        },
+      }),
+      201,
+    );
+    connectionC = created.id;
+    expect(created.saml.sp_encryption_certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    // The administrator uploads our SP metadata at the IdP, which then encrypts to the certificate it publishes.
+    const metadata = await (await server.request(`/api/v1/auth/sso/saml/${connectionC}/metadata`)).text();
+    expect(metadata).toMatch(/KeyDescriptor[^>]*use="encryption"/);
+    expect(await idp.registerSp(metadata)).toEqual({ entityId: entityOf(connectionC), encrypts: true });
+  });
+
+  const decoded = (form: SamlPost) => Buffer.from(form.SAMLResponse, "base64").toString("utf8");
+
+  it("signs in with an assertion the IdP encrypted to the connection's key", async () => {
+    const login = uniqueLogin();
+    const { form } = await toAcs(connectionC, login);
+    expect(decoded(form)).toContain("EncryptedAssertion");
+    expect(decoded(form)).not.toContain(`${login}@saml.example.com`);
+    const { user } = await signIn(connectionC, login);
+    expect(user.primary_email).toBe(`${login}@saml.example.com`);
+  });
+
+  it("keeps its key when the IdP's settings change", async () => {
+    const path = `/api/v1/teams/${teamC}/sso-connections/${connectionC}`;
+    const before = await expectJson<{ saml: { sp_encryption_certificate: string } }>(await request(path));
+    const after = await expectJson<{ saml: { sp_encryption_certificate: string } }>(
+      await request(path, { method: "PATCH", body: { saml: { idp_metadata_url: idp.metadataUrl } } }),
+    );
+    expect(after.saml.sp_encryption_certificate).toBe(before.saml.sp_encryption_certificate);
+    await signIn(connectionC, uniqueLogin());
+  });
+
+  it.each([
+    ["tampered", /Invalid signature/],
+    ["unsigned", /Invalid signature/],
+    ["wrong-audience", /audience mismatch/],
+  ])("still refuses a %s assertion inside the encryption", async (variant, reason) => {
+    const { form } = await toAcs(connectionC, uniqueLogin(), { variant });
+    expect(decoded(form)).toContain("EncryptedAssertion");
+    const landed = await landing(form);
+    expect(landingError(landed).errorCode).toBe("SSO_IDENTITY_PROVIDER_ERROR");
+    expect(landingError(landed).details.reason).toMatch(reason);
   });
 });
 

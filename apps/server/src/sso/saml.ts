@@ -4,11 +4,14 @@
 // entity id as audience, within its validity (a minute of clock skew). On top of the library we check, on the
 // verified assertion only, that it was sent to our ACS (Recipient) in answer to our request (InResponseTo), and we
 // read its id for replay protection. Also: the IdP's settings from metadata (XML, or a URL fetched with an SSRF
-// guard) and our SP metadata per connection.
+// guard) and our SP metadata per connection. Encrypted assertions (EncryptedAssertion) are decrypted by the library
+// with the connection's own key, whose certificate our SP metadata publishes; the signature is checked on the
+// decrypted assertion as on a plain one.
 
 import { KnownErrors } from "@gatehouse/contract";
 import { SAML, ValidateInResponseTo } from "@node-saml/node-saml";
 import { DOMParser } from "@xmldom/xmldom";
+import { generate } from "selfsigned";
 import { isPublicUrl } from "../webhooks/addresses.ts";
 import { type SamlSettings, type SsoUrls, ssoUrls } from "./connections.ts";
 
@@ -76,11 +79,31 @@ export type SamlServiceProviderDeps = {
   baseUrl: string;
   /** Metadata URLs may point at loopback and private addresses (tests; never in production). */
   allowPrivateUrls: boolean;
+  /** Opens a connection's sealed private key (the SSO secret box). */
+  openKey?: (sealed: string) => string;
 };
 
+/** A key pair for a connection's encrypted assertions: RSA 2048, a self-signed certificate valid ten years. */
+export async function samlEncryptionKey(): Promise<{ certificate: string; privateKey: string }> {
+  const now = new Date();
+  const pems = await generate([{ name: "commonName", value: "Gatehouse SAML encryption" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    notBeforeDate: now,
+    notAfterDate: new Date(now.getTime() + 10 * 365 * 24 * 60 * 60 * 1000),
+  });
+  return { certificate: pems.cert, privateKey: pems.private };
+}
+
 export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
+  const decryptionKey = (settings: SamlSettings) =>
+    settings.sealed_sp_encryption_key && deps.openKey
+      ? deps.openKey(settings.sealed_sp_encryption_key)
+      : undefined;
+
   function library(connectionId: string, settings: SamlSettings, requestId?: string): SAML {
     const urls: SsoUrls = ssoUrls(deps.baseUrl, connectionId);
+    const decryptionPvk = decryptionKey(settings);
     return new SAML({
       callbackUrl: urls.acs,
       entryPoint: settings.idp_sso_url,
@@ -97,6 +120,8 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
       validateInResponseTo: ValidateInResponseTo.never,
       disableRequestedAuthnContext: true,
       identifierFormat: null,
+      // Encrypted assertions are opened with the connection's key; plain ones are still accepted (signed as ever).
+      ...(decryptionPvk ? { decryptionPvk } : {}),
       ...(requestId ? { generateUniqueId: () => requestId } : {}),
     });
   }
@@ -186,7 +211,10 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
 
     /** Our SP metadata for the connection, to upload at the IdP. */
     metadata(connectionId: string, settings: SamlSettings): string {
-      return library(connectionId, settings).generateServiceProviderMetadata(null, null);
+      return library(connectionId, settings).generateServiceProviderMetadata(
+        settings.sp_encryption_certificate ?? null,
+        null,
+      );
     },
   };
 }

@@ -26,6 +26,8 @@ export type SamlIdp = {
     relayState?: string;
     variant?: string;
   }) => Promise<SamlPost>;
+  /** Uploads an SP's metadata to the IdP: assertions for it are encrypted when it publishes an encryption key. */
+  registerSp: (metadataXml: string) => Promise<{ entityId: string; encrypts: boolean }>;
   stop: () => Promise<void>;
 };
 
@@ -95,6 +97,10 @@ export async function startSamlIdp(options: { groups?: Record<string, string[]> 
       if (input.relayState !== undefined) url.searchParams.set("relay_state", input.relayState);
       if (input.variant) url.searchParams.set("variant", input.variant);
       return formOf(await fetch(url));
+    },
+    async registerSp(metadataXml) {
+      const answer = await fetch(`${origin}/sp-metadata`, { method: "POST", body: metadataXml });
+      return (await answer.json()) as { entityId: string; encrypts: boolean };
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");

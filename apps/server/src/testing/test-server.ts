@@ -25,6 +25,8 @@ export async function createTestServer(
     development?: boolean;
     rateLimits?: RateLimitSettings;
     webhookAllowPrivateUrls?: boolean;
+    /** GATEHOUSE_SSO_ALLOW_PRIVATE_URLS (default true: the test identity providers listen on 127.0.0.1). */
+    ssoAllowPrivateUrls?: boolean;
     /** The dashboard build to serve under /dashboard (default: the repository's apps/dashboard/dist). */
     dashboardDir?: string;
     /** GATEHOUSE_DEVELOPMENT_OAUTH: projects (or `*`) whose shared providers use the development provider. */
@@ -52,6 +54,8 @@ export async function createTestServer(
     dashboardDir: options.dashboardDir,
     developmentOAuth: options.developmentOAuth,
     ssoDnsServers: options.ssoDnsServers,
+    // The test identity providers listen on 127.0.0.1 too.
+    ssoAllowPrivateUrls: options.ssoAllowPrivateUrls ?? true,
   });
   const internalKeys = {
     publishableClientKey: generateApiKey("pck"),

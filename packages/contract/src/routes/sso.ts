@@ -42,6 +42,11 @@ const samlSettingsSchema = z.object({
   idp_sso_url: z.string(),
   /** The PEM certificates whose signatures are accepted: two during a rotation. */
   idp_certificates: z.array(z.string()),
+  /**
+   * Our certificate (PEM) for encrypted assertions, also in our SP metadata: an IdP that encrypts assertions uses it.
+   * Null for connections made before encryption was supported (changing the SAML settings makes one).
+   */
+  sp_encryption_certificate: z.string().nullable(),
   /** What to paste into the identity provider. */
   sp_entity_id: z.string(),
   acs_url: z.string(),
@@ -306,12 +311,59 @@ export const ssoSamlAcsRoute = defineRoute({
   response: { status: 303, kind: "redirect", description: "To the app" },
 });
 
+/**
+ * A test sign-in through a connection: what the identity provider sent (subject and attributes or claims), or the
+ * error, without creating a user, a membership or a session.
+ */
+export const ssoConnectionTestSchema = z
+  .object({
+    id: z.string(),
+    connection_id: z.uuid(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    subject: z.string().nullable(),
+    attributes: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).nullable(),
+  })
+  .meta({ id: "SsoConnectionTest" });
+
+export type SsoConnectionTest = z.output<typeof ssoConnectionTestSchema>;
+
+export const startSsoConnectionTestRoute = defineRoute({
+  method: "POST",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}/tests",
+  access: MANAGE_ACCESS,
+  summary:
+    "[GO] Starts a test sign-in through a connection (enabled or not): answers the identity provider's URL to open. " +
+    "The identity provider's answer is checked as at sign-in, but no user, membership or session is made; the " +
+    "browser then goes to `return_url` (this server's own address, or one the project trusts) with `sso_test_id`",
+  tag: TAG,
+  params: connectionParams,
+  body: z.strictObject({ return_url: text }),
+  response: {
+    status: 201,
+    kind: "json",
+    schema: ssoConnectionTestSchema.extend({ location: z.string() }),
+  },
+});
+
+export const getSsoConnectionTestRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/teams/{team_id}/sso-connections/{connection_id}/tests/{test_id}",
+  access: MANAGE_ACCESS,
+  summary: "[GO] Reads a test sign-in's outcome: the subject and attributes received, or the error",
+  tag: TAG,
+  params: z.strictObject({ team_id: z.uuid(), connection_id: z.uuid(), test_id: z.string().min(1).max(128) }),
+  response: { status: 200, kind: "json", schema: ssoConnectionTestSchema },
+});
+
 export const ssoRoutes = [
   listSsoConnectionsRoute,
   createSsoConnectionRoute,
   getSsoConnectionRoute,
   updateSsoConnectionRoute,
   deleteSsoConnectionRoute,
+  startSsoConnectionTestRoute,
+  getSsoConnectionTestRoute,
   ssoAuthorizeRoute,
   ssoOidcCallbackRoute,
   ssoSamlMetadataRoute,

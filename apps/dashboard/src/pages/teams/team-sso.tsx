@@ -54,6 +54,7 @@ export function TeamSsoConnections(props: TeamPartProps) {
             {connection.enabled ? "" : ", disabled"})
           </h3>
           <PasteValues connection={connection} />
+          <TestConnection {...props} connection={connection} />
           <ConfirmButton
             label={`Remove the connection ${connection.display_name}`}
             question={`Remove ${connection.display_name}? Its users can no longer sign in through it.`}
@@ -67,6 +68,57 @@ export function TeamSsoConnections(props: TeamPartProps) {
       ))}
       <AddConnection {...props} />
     </>
+  );
+}
+
+/**
+ * "Test connection": a sign-in at the identity provider that signs no one in. The browser goes to the provider and
+ * comes back to this page with `sso_test_id`; the panel then shows what the provider sent, or what failed.
+ */
+const reasonOf = (details: unknown) => {
+  const reason = (details as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === "string" ? reason : "";
+};
+
+function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
+  const { connection } = props;
+  const here = new URL(globalThis.location?.href ?? "http://localhost/");
+  const testId =
+    here.searchParams.get("sso_test_connection") === connection.id && here.searchParams.get("sso_test_id");
+  const result = useQuery(keyOf(props, `sso-test-${connection.id}-${testId || "none"}`), async () =>
+    testId ? ssoOf(props).getConnectionTest(connection.id, testId) : null,
+  );
+  const start = useFormAction(async () => {
+    const back = new URL(globalThis.location.href);
+    back.searchParams.delete("sso_test_id");
+    back.searchParams.set("sso_test_connection", connection.id);
+    const started = await ssoOf(props).startConnectionTest(connection.id, back.toString());
+    globalThis.location.assign(started.location);
+  });
+  return (
+    <section aria-label={`Test of ${connection.display_name}`}>
+      <Button pending={start.pending} onClick={() => void start.run()}>
+        Test connection
+      </Button>
+      {start.error && <Alert>{start.error}</Alert>}
+      {result && result.status === "succeeded" && (
+        <div role="status">
+          <p>
+            The identity provider signed in <span className="dash-mono">{result.subject}</span>. It sent these
+            attributes (no user or session was created):
+          </p>
+          <pre className="dash-mono">{JSON.stringify(result.attributes, null, 2)}</pre>
+        </div>
+      )}
+      {result && result.status === "failed" && (
+        <Alert>
+          The test failed: {result.error?.message} {reasonOf(result.error?.details)}
+        </Alert>
+      )}
+      {result && result.status === "pending" && (
+        <p className="dash-muted">The identity provider has not answered this test yet.</p>
+      )}
+    </section>
   );
 }
 
