@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTurnstilePeer, type TurnstilePeer } from "../../apps/server/src/testing/turnstile-peer.ts";
 import { expectAccessible } from "./axe.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import { continueAfterSignUp } from "./harness.ts";
 
 const SECRET = "0x4AAAAAAAbrowser-secret";
 const SITE_KEY = "0x4AAAAAAAbrowser-site";
@@ -72,9 +73,10 @@ describe("the challenge widget on our pages", () => {
       await expectAccessible(page);
       await setup.screenshot(page, "failed-challenge");
 
-      // A passing token: signed up, at the demo's home page.
+      // A passing token: signed up, past the notice after sign-up, at the demo's home page.
       await widget(page).check();
       await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await continueAfterSignUp(page);
       await page.waitForURL(at("/"));
       expect(peer.seen).toHaveLength(2);
       expect(peer.seen[1]?.response).toMatch(/^pass-/);

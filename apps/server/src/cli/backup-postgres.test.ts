@@ -1,5 +1,6 @@
 // `gatehouse backup` and `restore` on PostgreSQL (issue 23), as processes: pg_dump of a live database, pg_restore
-// into a fresh empty one, and the restored copy verified by the CLI and read back. Runs on the PostgreSQL run only.
+// into a fresh empty one, and the restored copy verified by the CLI and read back. In the PostgreSQL project only
+// (vitest.config.ts).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -11,6 +12,8 @@ import { adminQuery, withDatabase } from "../testing/test-database.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/gatehouse.mjs", import.meta.url));
 const template = inject("testDbTemplate");
+if (template.kind !== "postgres")
+  throw new Error("The backup suite runs in the postgres project (vitest.config.ts)");
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-backup-"));
 const made: string[] = [];
 
@@ -41,13 +44,12 @@ const json = <T>(result: Result): T => {
 };
 
 afterAll(async () => {
-  if (template.kind === "postgres")
-    for (const name of made)
-      await adminQuery(template.adminUrl, `drop database if exists ${name} with (force)`);
+  for (const name of made)
+    await adminQuery(template.adminUrl, `drop database if exists ${name} with (force)`);
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.runIf(template.kind === "postgres")("PostgreSQL backup and restore", () => {
+describe("PostgreSQL backup and restore", () => {
   it("dumps a database and restores it into a fresh one, verified, with the same projects", async () => {
     if (template.kind !== "postgres") return;
     const database = async (copy: boolean) => {

@@ -33,7 +33,7 @@ const call = (method: string, path: string, body?: unknown, type: "server" | "ad
   });
 
 describe("Stack's TSX e-mail administration", () => {
-  it("lists our five templates under Stack's ids, with an edited one's HTML", async () => {
+  it("lists Stack's five templates under Stack's ids and our new-device notice, with an edited one's HTML", async () => {
     await expectJson(await call("PATCH", "/email-templates/magic_link", { content: "<p>{{ otp }}</p>" }));
     const { templates } = await expectJson<{
       templates: { id: string; display_name: string; tsx_source: string }[];
@@ -44,6 +44,7 @@ describe("Stack's TSX e-mail administration", () => {
       "Magic Link/OTP",
       "Team Invitation",
       "Sign In Invitation",
+      "New Device Sign-In",
     ]);
     expect(templates.find((t) => t.id === MAGIC_LINK)?.tsx_source).toBe("<p>{{ otp }}</p>");
     await expectKnownError(

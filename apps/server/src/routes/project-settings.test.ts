@@ -981,6 +981,9 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
   await db
     .insert(schema.oidcPayloads)
     .values({ projectId: keys.projectId, model: "Session", id: "s1", payload: {} });
+  await db
+    .insert(schema.oidcRsaKeys)
+    .values({ projectId: keys.projectId, kid: "rsa-1", sealedPrivateJwk: "sealed" });
   await db.insert(schema.auditLog).values({
     id: randomUUID(),
     projectId: keys.projectId,
