@@ -17,6 +17,7 @@ import { PERMISSIONS_ROWS } from "./texts/permissions.ts";
 import { PROJECT_LOGO_ROWS } from "./texts/project-logo.ts";
 import { column } from "./texts/rows.ts";
 import { SIGN_IN_SETTINGS_ROWS } from "./texts/sign-in-settings.ts";
+import { SSO_ROWS } from "./texts/sso.ts";
 import { TEAM_MEMBERS_ROWS } from "./texts/team-members.ts";
 import { TEAMS_ROWS } from "./texts/teams.ts";
 import { TRUST_ROWS } from "./texts/trust.ts";
@@ -42,6 +43,7 @@ const SCREEN_ROWS = {
   ...USER_ACCESS_ROWS,
   ...USER_PICKER_ROWS,
   ...TEAM_MEMBERS_ROWS,
+  ...SSO_ROWS,
   ...OAUTH_CLIENTS_ROWS,
   ...TRUST_ROWS,
   ...AUDIT_ROWS,

@@ -86,6 +86,15 @@ describe("the dashboard's screens in other languages", () => {
     expect(await screen.findByText("Keine offenen Einladungen.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Mitglied hinzufügen" })).toBeTruthy();
     expect(screen.queryByText("No members yet.")).toBeNull();
+    // The single sign-on panels: headings, texts, labels and buttons in German too.
+    expect(await screen.findByText(/^Noch kein Identitätsanbieter\./)).toBeTruthy();
+    expect(screen.getByRole("region", { name: "Single Sign-On" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Verbindung hinzufügen" })).toBeTruthy();
+    expect(screen.getByLabelText("Name der Verbindung")).toBeTruthy();
+    expect(await screen.findByText("Noch keine Domain beansprucht.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Domain beanspruchen" })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "SCIM-Token erstellen" })).toBeTruthy();
+    expect(screen.queryByText("Add connection")).toBeNull();
   });
 
   it("shows the Authentication screen, with the project logo panel, in Korean", async () => {

@@ -64,18 +64,21 @@ export function TeamPage({ project, teamId }: ProjectScreenProps & { teamId: str
           <TeamInvitations {...props} />
         </Part>
       </Panel>
-      <Panel title="Single sign-on">
-        <Part label="SSO connections" reads={projectKey(project, "teams", team.id, "sso-connections")}>
+      <Panel title={t("sso.panel.sso")}>
+        <Part
+          label={t("sso.part.connections")}
+          reads={projectKey(project, "teams", team.id, "sso-connections")}
+        >
           <TeamSsoConnections {...props} />
         </Part>
       </Panel>
-      <Panel title="SSO domains">
-        <Part label="SSO domains" reads={projectKey(project, "teams", team.id, "sso-domains")}>
+      <Panel title={t("sso.panel.domains")}>
+        <Part label={t("sso.panel.domains")} reads={projectKey(project, "teams", team.id, "sso-domains")}>
           <TeamSsoDomains {...props} />
         </Part>
       </Panel>
-      <Panel title="SCIM provisioning">
-        <Part label="SCIM tokens" reads={projectKey(project, "teams", team.id, "scim-tokens")}>
+      <Panel title={t("sso.panel.scim")}>
+        <Part label={t("sso.part.scim")} reads={projectKey(project, "teams", team.id, "scim-tokens")}>
           <TeamScimTokens {...props} />
         </Part>
       </Panel>

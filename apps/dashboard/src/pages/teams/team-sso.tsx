@@ -2,8 +2,9 @@
 // the e-mail domains it claims with their DNS TXT record and a verify button, and its SCIM tokens (shown once).
 import type { SsoConnection } from "@gatehouse/react";
 import { Alert, Button, Field } from "@gatehouse/react/ui";
-import { type FormEvent, Fragment, useState } from "react";
+import { type FormEvent, Fragment, type ReactNode, useState } from "react";
 import { invalidate, useQuery } from "../../data.ts";
+import { useDashboardTranslation } from "../../messages.ts";
 import { projectKey } from "../../project.tsx";
 import { ConfirmButton, TableHead, TableScroll } from "../bricks.tsx";
 import { useFormAction } from "../form.ts";
@@ -13,15 +14,28 @@ import type { TeamPartProps } from "./team-page.tsx";
 const keyOf = (props: TeamPartProps, part: string) => projectKey(props.project, "teams", props.team.id, part);
 const ssoOf = ({ project, team }: TeamPartProps) => project.app.teamSso(team.id);
 
+/** A translated text whose `{slot}` is an element (a value in a monospace span, a date) rather than a string. */
+function withElement(text: string, slot: string, element: ReactNode) {
+  const [before, after] = text.split(`{${slot}}`);
+  return (
+    <>
+      {before}
+      {element}
+      {after}
+    </>
+  );
+}
+
 /** The values the identity provider asks for, each under the names the big providers give it. */
 function PasteValues({ connection }: { connection: SsoConnection }) {
+  const t = useDashboardTranslation();
   const rows: [string, string][] = connection.oidc
-    ? [["Redirect URI (sign-in redirect URI, callback URL)", connection.oidc.redirect_uri]]
+    ? [[t("sso.paste.redirect"), connection.oidc.redirect_uri]]
     : connection.saml
       ? [
-          ["SP entity id (Audience URI, Identifier)", connection.saml.sp_entity_id],
-          ["ACS URL (Single sign-on URL, Reply URL)", connection.saml.acs_url],
-          ["SP metadata URL", connection.saml.sp_metadata_url],
+          [t("sso.paste.entityId"), connection.saml.sp_entity_id],
+          [t("sso.paste.acs"), connection.saml.acs_url],
+          [t("sso.paste.metadata"), connection.saml.sp_metadata_url],
         ]
       : [];
   return (
@@ -37,28 +51,26 @@ function PasteValues({ connection }: { connection: SsoConnection }) {
 }
 
 export function TeamSsoConnections(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const sso = ssoOf(props);
   const connections = useQuery(keyOf(props, "sso-connections"), () => sso.listConnections());
   return (
     <>
-      {connections.length === 0 && (
-        <p className="dash-muted">
-          No identity provider yet. Add one below, then paste the values it shows into the provider's
-          application.
-        </p>
-      )}
+      {connections.length === 0 && <p className="dash-muted">{t("sso.none")}</p>}
       {connections.map((connection) => (
-        <article key={connection.id} aria-label={`Connection ${connection.display_name}`}>
+        <article key={connection.id} aria-label={t("sso.connection", { name: connection.display_name })}>
           <h3>
-            {connection.display_name} ({connection.protocol.toUpperCase()}
-            {connection.enabled ? "" : ", disabled"})
+            {t(connection.enabled ? "sso.title" : "sso.titleDisabled", {
+              name: connection.display_name,
+              protocol: connection.protocol.toUpperCase(),
+            })}
           </h3>
           <PasteValues connection={connection} />
           <TestConnection {...props} connection={connection} />
           <ConfirmButton
-            label={`Remove the connection ${connection.display_name}`}
-            question={`Remove ${connection.display_name}? Its users can no longer sign in through it.`}
-            confirmLabel="Remove"
+            label={t("sso.removeName", { name: connection.display_name })}
+            question={t("sso.removeQuestion", { name: connection.display_name })}
+            confirmLabel={t("sso.remove")}
             onConfirm={async () => {
               await sso.deleteConnection(connection.id);
               invalidate(keyOf(props, "sso-connections"));
@@ -81,6 +93,7 @@ const reasonOf = (details: unknown) => {
 };
 
 function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
+  const t = useDashboardTranslation();
   const { connection } = props;
   const here = new URL(globalThis.location?.href ?? "http://localhost/");
   const testId =
@@ -96,36 +109,42 @@ function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
     globalThis.location.assign(started.location);
   });
   return (
-    <section aria-label={`Test of ${connection.display_name}`}>
+    <section aria-label={t("sso.testOf", { name: connection.display_name })}>
       <Button pending={start.pending} onClick={() => void start.run()}>
-        Test connection
+        {t("sso.test")}
       </Button>
       {start.error && <Alert>{start.error}</Alert>}
       {result && result.status === "succeeded" && (
         <div role="status">
           <p>
-            The identity provider signed in <span className="dash-mono">{result.subject}</span>. It sent these
-            attributes (no user or session was created):
+            {withElement(
+              t("sso.test.succeeded"),
+              "subject",
+              <span className="dash-mono">{result.subject}</span>,
+            )}
           </p>
           <pre className="dash-mono">{JSON.stringify(result.attributes, null, 2)}</pre>
         </div>
       )}
       {result && result.status === "failed" && (
         <Alert>
-          The test failed: {result.error?.message} {reasonOf(result.error?.details)}
+          {t("sso.test.failed", {
+            message: result.error?.message ?? "",
+            reason: reasonOf(result.error?.details),
+          })}
         </Alert>
       )}
-      {result && result.status === "pending" && (
-        <p className="dash-muted">The identity provider has not answered this test yet.</p>
-      )}
+      {result && result.status === "pending" && <p className="dash-muted">{t("sso.test.pending")}</p>}
     </section>
   );
 }
 
 function AddConnection(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const [protocol, setProtocol] = useState<"oidc" | "saml">("oidc");
   const [fields, setFields] = useState({ name: "", issuer: "", clientId: "", secret: "", metadata: "" });
-  const [error, setError] = useState<string | null>(null);
+  const [incomplete, setIncomplete] = useState(false);
+  const error = incomplete ? t("sso.fillIn") : null;
   const add = useFormAction(async () => {
     const common = { protocol, display_name: fields.name.trim() };
     await ssoOf(props).createConnection(
@@ -152,25 +171,30 @@ function AddConnection(props: TeamPartProps) {
       (protocol === "oidc"
         ? !fields.issuer.trim() || !fields.clientId.trim() || !fields.secret
         : !fields.metadata.trim());
-    setError(missing ? "Fill in every field of the connection." : null);
+    setIncomplete(missing);
     if (!missing) void add.run();
   };
   return (
-    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label="Add an identity provider">
+    <form className="dash-form" noValidate onSubmit={onSubmit} aria-label={t("sso.addForm")}>
       <label>
-        Protocol{" "}
+        {t("sso.protocol")}{" "}
         <select value={protocol} onChange={(event) => setProtocol(event.target.value as "oidc" | "saml")}>
           <option value="oidc">OIDC</option>
           <option value="saml">SAML 2.0</option>
         </select>
       </label>
-      <Field label="Connection name" name="name" value={fields.name} onChange={set("name")} maxLength={256} />
+      <Field label={t("sso.name")} name="name" value={fields.name} onChange={set("name")} maxLength={256} />
       {protocol === "oidc" ? (
         <>
-          <Field label="Issuer URL" name="issuer" value={fields.issuer} onChange={set("issuer")} />
-          <Field label="Client id" name="clientId" value={fields.clientId} onChange={set("clientId")} />
+          <Field label={t("sso.issuer")} name="issuer" value={fields.issuer} onChange={set("issuer")} />
           <Field
-            label="Client secret"
+            label={t("sso.clientId")}
+            name="clientId"
+            value={fields.clientId}
+            onChange={set("clientId")}
+          />
+          <Field
+            label={t("sso.secret")}
             name="secret"
             type="password"
             autoComplete="off"
@@ -180,17 +204,17 @@ function AddConnection(props: TeamPartProps) {
         </>
       ) : (
         <Field
-          label="IdP metadata URL"
+          label={t("sso.idpMetadata")}
           name="metadata"
           value={fields.metadata}
-          hint="Okta: Metadata URL; Entra ID: App Federation Metadata Url."
+          hint={t("sso.idpMetadataHint")}
           onChange={set("metadata")}
         />
       )}
       {(error ?? add.error) && <Alert>{error ?? add.error}</Alert>}
       <div>
         <Button type="submit" pending={add.pending}>
-          Add connection
+          {t("sso.add")}
         </Button>
       </div>
     </form>
@@ -198,15 +222,16 @@ function AddConnection(props: TeamPartProps) {
 }
 
 export function TeamSsoDomains(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const sso = ssoOf(props);
   const domains = useQuery(keyOf(props, "sso-domains"), () => sso.listDomains());
   const [domain, setDomain] = useState("");
-  const [result, setResult] = useState<string | null>(null);
+  const [verifiedName, setVerifiedName] = useState<string | null>(null);
   const verify = useFormAction(async (id: string, name: string) => {
-    setResult(null);
+    setVerifiedName(null);
     const verified = await sso.verifyDomain(id);
     invalidate(keyOf(props, "sso-domains"));
-    setResult(verified.verified ? `${name} is verified.` : null);
+    setVerifiedName(verified.verified ? name : null);
   });
   const add = useFormAction(async (name: string) => {
     await sso.createDomain(name);
@@ -216,11 +241,18 @@ export function TeamSsoDomains(props: TeamPartProps) {
   return (
     <>
       {domains.length === 0 ? (
-        <p className="dash-muted">No domain claimed yet.</p>
+        <p className="dash-muted">{t("sso.domain.none")}</p>
       ) : (
-        <TableScroll label="Domains table">
+        <TableScroll label={t("sso.domain.table")}>
           <table className="dash-table">
-            <TableHead columns={["Domain", "TXT record to publish", "Status", "Actions"]} />
+            <TableHead
+              columns={[
+                t("sso.domain.col.domain"),
+                t("sso.domain.col.txt"),
+                t("sso.domain.col.status"),
+                t("sso.col.actions"),
+              ]}
+            />
             <tbody>
               {domains.map((d) => (
                 <tr key={d.id}>
@@ -229,28 +261,28 @@ export function TeamSsoDomains(props: TeamPartProps) {
                     {d.verification_record.name} TXT "{d.verification_record.value}"
                   </td>
                   <td>
-                    {d.verified ? (
-                      <>
-                        verified <When date={new Date(d.verified_at_millis ?? 0)} />
-                      </>
-                    ) : (
-                      "not verified"
-                    )}
+                    {d.verified
+                      ? withElement(
+                          t("sso.domain.verified"),
+                          "when",
+                          <When date={new Date(d.verified_at_millis ?? 0)} />,
+                        )
+                      : t("sso.domain.notVerified")}
                   </td>
                   <td className="dash-actions">
                     {!d.verified && (
                       <Button
-                        aria-label={`Verify ${d.domain}`}
+                        aria-label={t("sso.domain.verifyName", { domain: d.domain })}
                         pending={verify.pending}
                         onClick={() => void verify.run(d.id, d.domain)}
                       >
-                        Verify
+                        {t("sso.domain.verify")}
                       </Button>
                     )}
                     <ConfirmButton
-                      label={`Give up ${d.domain}`}
-                      question={`Give up ${d.domain}? Its addresses are no longer sent to this team's SSO.`}
-                      confirmLabel="Give up"
+                      label={t("sso.domain.giveUpName", { domain: d.domain })}
+                      question={t("sso.domain.giveUpQuestion", { domain: d.domain })}
+                      confirmLabel={t("sso.domain.giveUp")}
                       onConfirm={async () => {
                         await sso.deleteDomain(d.id);
                         invalidate(keyOf(props, "sso-domains"));
@@ -264,7 +296,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
         </TableScroll>
       )}
       {verify.error && <Alert>{verify.error}</Alert>}
-      {result && <Alert kind="success">{result}</Alert>}
+      {verifiedName && <Alert kind="success">{t("sso.domain.isVerified", { name: verifiedName })}</Alert>}
       <form
         className="dash-form dash-inline-form"
         noValidate
@@ -274,7 +306,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
         }}
       >
         <Field
-          label="Claim a domain"
+          label={t("sso.domain.claim")}
           name="domain"
           value={domain}
           onChange={(event) => setDomain(event.target.value)}
@@ -282,7 +314,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
         {add.error && <Alert>{add.error}</Alert>}
         <div>
           <Button type="submit" pending={add.pending}>
-            Claim domain
+            {t("sso.domain.claimButton")}
           </Button>
         </div>
       </form>
@@ -291,6 +323,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
 }
 
 export function TeamScimTokens(props: TeamPartProps) {
+  const t = useDashboardTranslation();
   const sso = ssoOf(props);
   const tokens = useQuery(keyOf(props, "scim-tokens"), () => sso.listScimTokens());
   const [description, setDescription] = useState("");
@@ -304,11 +337,18 @@ export function TeamScimTokens(props: TeamPartProps) {
   return (
     <>
       {tokens.length === 0 ? (
-        <p className="dash-muted">No SCIM token. Create one to let the identity provider provision users.</p>
+        <p className="dash-muted">{t("sso.scim.none")}</p>
       ) : (
-        <TableScroll label="SCIM tokens table">
+        <TableScroll label={t("sso.scim.table")}>
           <table className="dash-table">
-            <TableHead columns={["Description", "Created", "Last used", "Actions"]} />
+            <TableHead
+              columns={[
+                t("sso.scim.col.description"),
+                t("sso.scim.col.created"),
+                t("sso.scim.col.lastUsed"),
+                t("sso.col.actions"),
+              ]}
+            />
             <tbody>
               {tokens.map((token) => (
                 <tr key={token.id}>
@@ -320,14 +360,14 @@ export function TeamScimTokens(props: TeamPartProps) {
                     {token.last_used_at_millis ? (
                       <When date={new Date(token.last_used_at_millis)} />
                     ) : (
-                      "never"
+                      t("sso.scim.never")
                     )}
                   </td>
                   <td>
                     <ConfirmButton
-                      label={`Revoke the SCIM token ${token.description}`}
-                      question={`Revoke ${token.description}? The identity provider's next request with it is refused.`}
-                      confirmLabel="Revoke"
+                      label={t("sso.scim.revokeName", { description: token.description })}
+                      question={t("sso.scim.revokeQuestion", { description: token.description })}
+                      confirmLabel={t("sso.scim.revoke")}
                       onConfirm={async () => {
                         await sso.revokeScimToken(token.id);
                         invalidate(keyOf(props, "scim-tokens"));
@@ -342,9 +382,8 @@ export function TeamScimTokens(props: TeamPartProps) {
       )}
       {created && (
         <Alert kind="success">
-          Paste into the identity provider now; the token is not shown again. SCIM base URL:{" "}
-          <span className="dash-mono">{created.url}</span> Token:{" "}
-          <span className="dash-mono">{created.token}</span>
+          {t("sso.scim.shownOnce")} {t("sso.scim.baseUrl")} <span className="dash-mono">{created.url}</span>{" "}
+          {t("sso.scim.token")} <span className="dash-mono">{created.token}</span>
         </Alert>
       )}
       <form
@@ -357,17 +396,17 @@ export function TeamScimTokens(props: TeamPartProps) {
         }}
       >
         <Field
-          label="New SCIM token for"
+          label={t("sso.scim.newFor")}
           name="description"
           value={description}
-          hint="For example: Okta provisioning."
+          hint={t("sso.scim.example")}
           maxLength={256}
           onChange={(event) => setDescription(event.target.value)}
         />
         {create.error && <Alert>{create.error}</Alert>}
         <div>
           <Button type="submit" pending={create.pending}>
-            Create SCIM token
+            {t("sso.scim.create")}
           </Button>
         </div>
       </form>
