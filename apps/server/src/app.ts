@@ -36,6 +36,7 @@ import { registerProjectRoutes } from "./routes/projects.ts";
 import { registerScimRoutes } from "./routes/scim.ts";
 import { registerSessionRoutes } from "./routes/sessions.ts";
 import { registerSigningKeyRoutes } from "./routes/signing-keys.ts";
+import { registerBackupRoutes } from "./routes/backup.ts";
 import { registerSsoRoutes } from "./routes/sso.ts";
 import { registerTeamInvitationRoutes } from "./routes/team-invitations.ts";
 import { registerTeamRoutes } from "./routes/teams.ts";
@@ -163,6 +164,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerConfigRoutes(app, deps);
   registerAuditRoutes(app, deps);
   registerSigningKeyRoutes(app, deps);
+  registerBackupRoutes(app, deps);
   registerDashboard(app, deps.dashboardDir);
 
   app.notFound((c) => {

@@ -136,6 +136,7 @@ const expectedStatuses: Record<string, number> = {
   OIDC_CLIENT_NOT_FOUND: 404,
   OIDC_INTERACTION_NOT_FOUND: 404,
   OIDC_FRESH_SIGN_IN_REQUIRED: 403,
+  BACKUP_NOT_AVAILABLE: 400,
 };
 
 describe("catalogue", () => {

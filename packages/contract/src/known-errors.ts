@@ -718,6 +718,11 @@ export const OIDC_INTERACTION_NOT_FOUND = /* @__PURE__ */ define<{ interaction_i
     details: (a) => ({ interaction_id: a.interaction_id }),
   },
 );
+export const BACKUP_NOT_AVAILABLE = /* @__PURE__ */ define<{ reason: string }>("BACKUP_NOT_AVAILABLE", {
+  // [GO] `GET /internal/backup` (issue 23): the running server dumps its embedded database; it cannot dump PostgreSQL.
+  message: (a) => `The server cannot make this backup: ${a.reason}`,
+  details: (a) => ({ reason: a.reason }),
+});
 export const OIDC_FRESH_SIGN_IN_REQUIRED = /* @__PURE__ */ define("OIDC_FRESH_SIGN_IN_REQUIRED", {
   message: () =>
     "The app asks for a fresh sign-in (prompt=login or max_age): sign out, sign in again, then answer the request.",
@@ -895,6 +900,7 @@ export const KnownErrors = {
   OIDC_CLIENT_NOT_FOUND,
   OIDC_INTERACTION_NOT_FOUND,
   OIDC_FRESH_SIGN_IN_REQUIRED,
+  BACKUP_NOT_AVAILABLE,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

@@ -62,6 +62,10 @@ function successResponse(route: RouteDefinition): JsonObject {
     };
   }
   if (r.kind === "redirect") return { description: r.description };
+  if (r.media) {
+    const file = { type: "string", format: "binary" };
+    return { description: r.description, content: { [r.media]: { schema: file } } };
+  }
   const media = r.kind === "html" ? "text/html" : "text/plain";
   return { description: r.description, content: { [media]: { schema: { type: "string" } } } };
 }

@@ -25,7 +25,13 @@ export type RouteResponse =
        */
       clientSchema?: z.ZodType;
     }
-  | { status: number; kind: "text" | "html" | "redirect"; description: string };
+  | {
+      status: number;
+      kind: "text" | "html" | "redirect";
+      description: string;
+      /** The media type of a body that is not text (a file to download); the OpenAPI document says so. */
+      media?: string;
+    };
 
 export type RouteDefinition = {
   method: HttpMethod;

@@ -244,6 +244,31 @@ describe("gatehouse CLI", () => {
     ).toBe(4);
   }, 400_000);
 
+  it("backs up PGlite while the server runs: the server makes the copy, which restores with the latest data", async () => {
+    const backup = join(dir, "live-backup.tgz");
+    // No admin key given: the command reads the internal project's key from the data directory it shares.
+    const made = json<{ made_by: string; projects: number; migrations: number }>(
+      await cli(["backup", backup, "--json"], { GATEHOUSE_URL: `http://localhost:${port}` }),
+    );
+    expect(made).toMatchObject({ made_by: "server" });
+    expect(made.migrations).toBeGreaterThan(10);
+    const elsewhere = { GATEHOUSE_DATA_DIR: join(dir, "restored-live") };
+    expect(json<{ projects: number }>(await cli(["restore", backup, "--json"], elsewhere)).projects).toBe(
+      made.projects,
+    );
+    // The user imported a moment ago through the running server is in the copy.
+    const exported = join(dir, "live-export.ndjson");
+    expect((await cli(["export", "--project", "internal", exported], elsewhere)).code).toBe(0);
+    expect(readFileSync(exported, "utf8")).toContain('"imported@example.com"');
+    // A key that is not the internal project's admin key gets nothing: the copy holds every project.
+    const refused = await cli(["backup", join(dir, "refused.tgz")], {
+      GATEHOUSE_URL: `http://localhost:${port}`,
+      GATEHOUSE_ADMIN_KEY: "sak_not_the_internal_projects_key",
+    });
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(/INVALID_SUPER_SECRET_ADMIN_KEY/);
+  }, 300_000);
+
   it("works on the database once the server stopped: projects, export with hashes, backup and restore", async () => {
     server?.kill("SIGTERM");
     await new Promise((r) => server?.once("exit", r));

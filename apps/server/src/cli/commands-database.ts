@@ -46,6 +46,53 @@ async function verify(database: Database): Promise<{ migrations: number; project
   return { migrations: Number(rows[0]?.n ?? 0), projects: Number(row?.n ?? 0) };
 }
 
+/** Opens a PGlite dump in memory and verifies it; a dump that does not open is a broken backup. */
+async function verifyDump(dump: Blob) {
+  const { openPglite } = await import("../db/client.ts");
+  const copy = await openPglite({ dump }).catch((error: Error) => {
+    throw new CliError(`the backup does not open (${error.message})`, EXIT.failure);
+  });
+  try {
+    return await verify(copy);
+  } finally {
+    await copy.close();
+  }
+}
+
+/**
+ * The running server's copy of its embedded database (`GET /internal/backup`), asked with the internal project's
+ * admin key: GATEHOUSE_ADMIN_KEY, or the one the server generated into the data directory this command can read.
+ */
+async function serverBackup(dataDir: string, url: string): Promise<Blob> {
+  const { loadGeneratedInternalKeys } = await import("../data-dir.ts");
+  const keysFile = join(dataDir, "internal-keys.json");
+  const adminKey =
+    process.env.GATEHOUSE_ADMIN_KEY ??
+    (existsSync(keysFile) ? loadGeneratedInternalKeys(dataDir).superSecretAdminKey : undefined);
+  if (!adminKey)
+    throw new CliError("the internal project's admin key is needed: set GATEHOUSE_ADMIN_KEY", EXIT.usage);
+  const response = await fetch(`${url.replace(/\/+$/, "")}/api/v1/internal/backup`, {
+    headers: {
+      "x-stack-access-type": "admin",
+      "x-stack-project-id": "internal",
+      "x-stack-super-secret-admin-key": adminKey,
+    },
+  }).catch((error: Error) => {
+    throw new CliError(
+      `the server holds the data directory but does not answer at ${url} (${error.message}); set --url or GATEHOUSE_URL`,
+      EXIT.unreachable,
+    );
+  });
+  if (!response.ok) {
+    const code = response.headers.get("x-stack-known-error") ?? "";
+    throw new CliError(
+      `the server refused the backup: ${response.status} ${code} ${await response.text()}`,
+      EXIT.failure,
+    );
+  }
+  return response.blob();
+}
+
 export function registerDatabaseCommands(program: Command): void {
   program
     .command("start")
@@ -139,32 +186,46 @@ export function registerDatabaseCommands(program: Command): void {
   json(
     program
       .command("backup")
-      .description("write a backup of the whole database (PGlite: stop the server first)")
+      .description(
+        "write a backup of the whole database, consistent while the server runs (PGlite: the running server makes it)",
+      )
       .argument("<file>"),
-  ).action(async (file: string, options: { json: boolean }) => {
-    const location = databaseLocation();
-    if (location.kind === "postgres") {
-      // pg_dump reads one snapshot: consistent while the server writes.
-      const run = spawnSync("pg_dump", ["--format=custom", "--file", file, location.url], {
-        stdio: ["ignore", "inherit", "pipe"],
+  )
+    .option("--url <url>", "the running server, for PGlite (env GATEHOUSE_URL)", process.env.GATEHOUSE_URL)
+    .action(async (file: string, options: { json: boolean; url?: string }) => {
+      const location = databaseLocation();
+      if (location.kind === "postgres") {
+        // pg_dump reads one snapshot: consistent while the server writes.
+        const run = spawnSync("pg_dump", ["--format=custom", "--file", file, location.url], {
+          stdio: ["ignore", "inherit", "pipe"],
+        });
+        if (run.status !== 0)
+          throw new CliError(`pg_dump failed: ${run.stderr?.toString().trim()}`, EXIT.failure);
+        print(options, { file, kind: "postgres" }, () => `Backed up PostgreSQL to ${file}.`);
+        return;
+      }
+      const { DatabaseInUseError } = await import("./local-database.ts");
+      let made = "directory" as "directory" | "server";
+      const dump = await withDatabase(async (database) => {
+        const client = (database.db as unknown as { $client: PGlite }).$client;
+        return client.dumpDataDir("gzip");
+      }).catch(async (error: unknown) => {
+        if (!(error instanceof DatabaseInUseError)) throw error;
+        // The server holds the directory: it makes the copy itself, between transactions.
+        made = "server";
+        return serverBackup(location.dataDir, options.url ?? "http://localhost:8102");
       });
-      if (run.status !== 0)
-        throw new CliError(`pg_dump failed: ${run.stderr?.toString().trim()}`, EXIT.failure);
-      print(options, { file, kind: "postgres" }, () => `Backed up PostgreSQL to ${file}.`);
-      return;
-    }
-    const result = await withDatabase(async (database) => {
-      const client = (database.db as unknown as { $client: PGlite }).$client;
-      const dump = await client.dumpDataDir("gzip");
-      writeFileSync(file, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
-      return verify(database);
+      const bytes = Buffer.from(await dump.arrayBuffer());
+      writeFileSync(file, bytes, { mode: 0o600 });
+      // Verified the way restore reads it: the copy opens, with its migrations and projects.
+      const result = await verifyDump(dump);
+      print(
+        options,
+        { file, kind: "pglite", made_by: made, bytes: bytes.length, ...result },
+        () =>
+          `Backed up PGlite (${result.projects} projects${made === "server" ? ", made by the running server" : ""}) to ${file}.`,
+      );
     });
-    print(
-      options,
-      { file, kind: "pglite", ...result },
-      () => `Backed up PGlite (${result.projects} projects) to ${file}.`,
-    );
-  });
 
   json(
     program

@@ -7,6 +7,9 @@ import { type Database, openPglite, openPostgres } from "../db/client.ts";
 import { databaseLocation } from "./database-location.ts";
 import { CliError, EXIT } from "./output.ts";
 
+/** The embedded database is open in a running server (its lock is held): ask that server instead. */
+export class DatabaseInUseError extends CliError {}
+
 /** Runs `work` on the open database and closes it; PGlite's directory is locked meanwhile (one opener at a time). */
 export async function withDatabase<T>(
   work: (database: Database) => Promise<T>,
@@ -27,7 +30,10 @@ export async function withDatabase<T>(
     try {
       release = acquireLock(location.dataDir);
     } catch (error) {
-      throw new CliError(`${(error as Error).message} (stop the server, or use its API)`, EXIT.failure);
+      throw new DatabaseInUseError(
+        `${(error as Error).message} (stop the server, or use its API)`,
+        EXIT.failure,
+      );
     }
     database = await openPglite({ dataDir: join(location.dataDir, "data") });
   }

@@ -197,6 +197,19 @@ export async function openPglite(source: { dataDir?: string; dump?: Blob } = {})
   };
 }
 
+/**
+ * A consistent copy of a running PGlite database (its data directory as a gzipped tar), for `GET /internal/backup`.
+ * The dump holds PGlite's query lock, so no statement runs while the files are read, and runs inside a transaction
+ * of ours, so no other transaction is open (PGlite runs one at a time); a checkpoint first writes what sits in
+ * memory to the files. The copy is what a clean stop would leave (it opens without replaying the write-ahead log),
+ * and it is held in memory while it is sent.
+ */
+export async function backupPglite(database: Database): Promise<Blob> {
+  const client = (database.db as unknown as { $client: PGlite }).$client;
+  await client.exec("checkpoint");
+  return client.transaction(() => client.dumpDataDir("gzip"));
+}
+
 /** Serialises a PGlite database so test servers can start from a migrated copy instead of a cold one. */
 export async function dumpPglite(database: Database): Promise<Blob> {
   const client = (database.db as unknown as { $client: PGlite }).$client;

@@ -18,6 +18,7 @@ import {
   tokenRoute,
   updatePasswordRoute,
 } from "./auth.ts";
+import { backupRoutes } from "./backup.ts";
 import { cliAuthRoutes } from "./cli-auth.ts";
 import {
   checkResetCodeRoute,
@@ -64,6 +65,7 @@ export * from "./analytics.ts";
 export * from "./api-keys.ts";
 export * from "./audit.ts";
 export * from "./auth.ts";
+export * from "./backup.ts";
 export * from "./cli-auth.ts";
 export * from "./codes.ts";
 export * from "./config.ts";
@@ -155,4 +157,5 @@ export const allRoutes = [
   ...configRoutes,
   ...auditRoutes,
   ...signingKeyRoutes,
+  ...backupRoutes,
 ] as const;
