@@ -3,7 +3,7 @@
 // jwks_uri, which goes through the public-address guard), back-channel logout when the Gatehouse session ends
 // (the logout_token checked with jose), and expired id_token_hints.
 import { createServer, type Server } from "node:http";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import {
   createRemoteJWKSet,
   decodeProtectedHeader,
@@ -237,6 +237,32 @@ describe("back-channel logout", () => {
       expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(0);
       const landed = new URL(await started.browser.follow((await silentUrl(config)).href, p.issuer));
       expect(landed.searchParams.get("error")).toBe("login_required");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("tells the app when the user is deleted, with the notice queued in the deletion's transaction", async () => {
+    const receiver = await endpoint({ status: 200 });
+    try {
+      const { client, user } = await signedInApp(receiver);
+      const gone = await server.request(`/api/v1/users/${user.userId}`, {
+        method: "DELETE",
+        headers: { ...accessHeaders("server", p.keys), "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(gone.status).toBe(200);
+      expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
+      expect(receiver.received).toHaveLength(1);
+      const payload = await logoutTokenOf(receiver.received[0] ?? "", client.client_id);
+      expect(payload.sub).toBe(user.userId);
+      expect(typeof payload.sid).toBe("string");
+      // Nothing of the user is left at the provider (the notice itself is sent and deleted).
+      const left = await server.deps.db
+        .select({ id: oidcPayloads.id })
+        .from(oidcPayloads)
+        .where(eq(oidcPayloads.accountId, user.userId));
+      expect(left).toEqual([]);
     } finally {
       await receiver.close();
     }
