@@ -347,6 +347,21 @@ describe("expired id_token_hint", () => {
     expect(ok.searchParams.get("code")).toBeTruthy();
   });
 
+  it("accepts the project's own expired hint at RP-initiated logout (the app's id_token has usually expired)", async () => {
+    const client = await registerClient(suite, p, {
+      post_logout_redirect_uris: ["https://rp.example.com/bye"],
+    });
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const hint = await expiredHint(client.client_id, user.userId);
+    const end = `${p.issuer}/session/end?${new URLSearchParams({
+      id_token_hint: hint,
+      post_logout_redirect_uri: "https://rp.example.com/bye",
+    })}`;
+    const confirm = await fetch(end, { redirect: "manual" });
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain('name="xsrf"');
+  });
+
   it("refuses an expired hint that the project did not sign, on the redirect and at logout", async () => {
     const client = await registerClient(suite, p);
     const config = await rp(p, client);
