@@ -211,6 +211,16 @@ describe("back-channel logout", () => {
       .payload;
   }
 
+  /** Sends what is due: exactly one logout_token, for this app and user with a session id; answers its claims. */
+  async function theOneNotice(receiver: { received: string[] }, clientId: string, sub: string) {
+    expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    const payload = await logoutTokenOf(receiver.received[0] ?? "", clientId);
+    expect(payload.sub).toBe(sub);
+    expect(typeof payload.sid).toBe("string");
+    return payload;
+  }
+
   it("tells the app with a logout_token when the user signs out of Gatehouse, and ends the OP session", async () => {
     const receiver = await endpoint({ status: 200 });
     try {
@@ -226,11 +236,7 @@ describe("back-channel logout", () => {
         body: "{}",
       });
       expect(out.status).toBe(200);
-      expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
-      expect(receiver.received).toHaveLength(1);
-      const payload = await logoutTokenOf(receiver.received[0] ?? "", client.client_id);
-      expect(payload.sub).toBe(user.userId);
-      expect(typeof payload.sid).toBe("string");
+      const payload = await theOneNotice(receiver, client.client_id, user.userId);
       expect(payload.events).toEqual({ "http://schemas.openid.net/event/backchannel-logout": {} });
       expect(payload.nonce).toBeUndefined();
       // Sent once: nothing is left to send.
@@ -252,11 +258,7 @@ describe("back-channel logout", () => {
         body: "{}",
       });
       expect(gone.status).toBe(200);
-      expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
-      expect(receiver.received).toHaveLength(1);
-      const payload = await logoutTokenOf(receiver.received[0] ?? "", client.client_id);
-      expect(payload.sub).toBe(user.userId);
-      expect(typeof payload.sid).toBe("string");
+      await theOneNotice(receiver, client.client_id, user.userId);
       // Nothing of the user is left at the provider (the notice itself is sent and deleted).
       const left = await server.deps.db
         .select({ id: oidcPayloads.id })
