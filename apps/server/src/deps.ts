@@ -144,15 +144,16 @@ export function createDeps(options: DepsOptions) {
     audit,
   });
   const oauthAccounts = createOAuthAccountsRepo(db);
+  const sessionsRepo = createSessionsRepo(db, () => clock.now());
   const users = createUserService({
     repo: usersRepo,
     oauthAccounts,
+    sessions: sessionsRepo,
     teams,
     projectPermissions,
     events,
     clock,
   });
-  const sessionsRepo = createSessionsRepo(db, () => clock.now());
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const outbox = createEmailOutbox({ db, clock });
   const sessions = createSessionService({

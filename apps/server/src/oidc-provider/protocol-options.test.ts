@@ -3,7 +3,7 @@
 // jwks_uri, which goes through the public-address guard), back-channel logout when the Gatehouse session ends
 // (the logout_token checked with jose), and expired id_token_hints.
 import { createServer, type Server } from "node:http";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import {
   createRemoteJWKSet,
   decodeProtectedHeader,
@@ -211,6 +211,16 @@ describe("back-channel logout", () => {
       .payload;
   }
 
+  /** Sends what is due: exactly one logout_token, for this app and user with a session id; answers its claims. */
+  async function theOneNotice(receiver: { received: string[] }, clientId: string, sub: string) {
+    expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    const payload = await logoutTokenOf(receiver.received[0] ?? "", clientId);
+    expect(payload.sub).toBe(sub);
+    expect(typeof payload.sid).toBe("string");
+    return payload;
+  }
+
   it("tells the app with a logout_token when the user signs out of Gatehouse, and ends the OP session", async () => {
     const receiver = await endpoint({ status: 200 });
     try {
@@ -226,17 +236,35 @@ describe("back-channel logout", () => {
         body: "{}",
       });
       expect(out.status).toBe(200);
-      expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(1);
-      expect(receiver.received).toHaveLength(1);
-      const payload = await logoutTokenOf(receiver.received[0] ?? "", client.client_id);
-      expect(payload.sub).toBe(user.userId);
-      expect(typeof payload.sid).toBe("string");
+      const payload = await theOneNotice(receiver, client.client_id, user.userId);
       expect(payload.events).toEqual({ "http://schemas.openid.net/event/backchannel-logout": {} });
       expect(payload.nonce).toBeUndefined();
       // Sent once: nothing is left to send.
       expect(await server.deps.oidcProvider.backchannel.sendDue()).toBe(0);
       const landed = new URL(await started.browser.follow((await silentUrl(config)).href, p.issuer));
       expect(landed.searchParams.get("error")).toBe("login_required");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("tells the app when the user is deleted, with the notice queued in the deletion's transaction", async () => {
+    const receiver = await endpoint({ status: 200 });
+    try {
+      const { client, user } = await signedInApp(receiver);
+      const gone = await server.request(`/api/v1/users/${user.userId}`, {
+        method: "DELETE",
+        headers: { ...accessHeaders("server", p.keys), "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(gone.status).toBe(200);
+      await theOneNotice(receiver, client.client_id, user.userId);
+      // Nothing of the user is left at the provider (the notice itself is sent and deleted).
+      const left = await server.deps.db
+        .select({ id: oidcPayloads.id })
+        .from(oidcPayloads)
+        .where(eq(oidcPayloads.accountId, user.userId));
+      expect(left).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -319,6 +347,21 @@ describe("expired id_token_hint", () => {
       await started.browser.follow((await silentUrl(config, { id_token_hint: own })).href, p.issuer),
     );
     expect(ok.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("accepts the project's own expired hint at RP-initiated logout (the app's id_token has usually expired)", async () => {
+    const client = await registerClient(suite, p, {
+      post_logout_redirect_uris: ["https://rp.example.com/bye"],
+    });
+    const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
+    const hint = await expiredHint(client.client_id, user.userId);
+    const end = `${p.issuer}/session/end?${new URLSearchParams({
+      id_token_hint: hint,
+      post_logout_redirect_uri: "https://rp.example.com/bye",
+    })}`;
+    const confirm = await fetch(end, { redirect: "manual" });
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain('name="xsrf"');
   });
 
   it("refuses an expired hint that the project did not sign, on the redirect and at logout", async () => {

@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { OAuthAccountsRepo, SealedTokens } from "../db/oauth-accounts-repo.ts";
 import type { AudienceKind } from "../db/schema.ts";
+import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
 import type { WebhookEvents } from "../webhooks/events.ts";
 import type { ProjectPermissionService } from "./project-permissions.ts";
@@ -115,6 +116,8 @@ export function toClientUser(user: UserRecord): ClientUser {
 export function createUserService(deps: {
   repo: UsersRepo;
   oauthAccounts: OAuthAccountsRepo;
+  /** Ends the user's sessions, and their OpenID Provider sessions with a back-channel notice to each app. */
+  sessions: Pick<SessionsRepo, "deleteForUser">;
   teams: TeamService;
   /** Grants the project's sign-up default permissions to every new user, anonymous ones included (as Stack). */
   projectPermissions: Pick<ProjectPermissionService, "grantDefaults">;
@@ -244,11 +247,14 @@ export function createUserService(deps: {
 
     /**
      * Deletes the user in one transaction: memberships end (one `team_membership.deleted` each), then the user
-     * with its sessions, grants, contact channels and auth methods (cascades), then `user.deleted`.
+     * with its sessions, grants, contact channels and auth methods (cascades), then `user.deleted`. The sessions
+     * are ended first, as a sign-out would: the apps the user signed in to through the OpenID Provider get their
+     * back-channel logout notices queued in this transaction (a cascade alone would end them silently).
      */
     delete(db: Db, user: UserRecord): Promise<void> {
       return inTransaction(db, async (tx) => {
         const teamIds = await deps.teams.leaveAll(tx, user.projectId, user.id);
+        await deps.sessions.deleteForUser(tx, user.id);
         // Two deletions racing: the second finds nothing to delete and records no second event.
         if (!(await deps.repo.delete(tx, user.id))) throw KnownErrors.USER_NOT_FOUND();
         await deps.events.record(tx, user.projectId, {
