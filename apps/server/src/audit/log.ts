@@ -52,7 +52,7 @@ export function cleanDetails(details: Record<string, unknown> = {}): Record<stri
   return out;
 }
 
-export function auditEntryItem(row: Row): AuditEntry {
+export function auditEntryItem(row: Omit<Row, "id"> & { id: string }): AuditEntry {
   return {
     id: row.id,
     type: row.type,
@@ -85,18 +85,6 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows one prune statement deletes at most, so pruning never holds a long lock on a busy log. */
 const PRUNE_BATCH = 10_000;
-
-/**
- * The opt-in webhook event of an entry, in the entry's transaction: one conditional insert that writes the event
- * only when the project's `audit_log_webhooks` is on, instead of reading the project's settings and then writing.
- */
-function webhookEventOf(tx: Db, projectId: string, entry: AuditEntry, createdAt: Date) {
-  return tx.execute(sql`
-    insert into ${webhookEvents} (id, project_id, type, data, created_at)
-    select ${randomUUID()}, ${projectId}, 'audit_log.entry_created', ${JSON.stringify(entry)}::jsonb, ${createdAt}
-    from ${projects}
-    where ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'`);
-}
 
 export function createAuditLog(deps: AuditLogOptions) {
   const where = (projectId: string, f: AuditFilter, cursor?: AuditCursor) =>
@@ -146,8 +134,18 @@ export function createAuditLog(deps: AuditLogOptions) {
         details: cleanDetails(r.details),
         createdAt,
       }));
-      const inserted = await tx.insert(auditLog).values(rows).returning();
-      for (const row of inserted) await webhookEventOf(tx, projectId, auditEntryItem(row), createdAt);
+      // One statement: the entries, and (in the same statement, a data-modifying WITH runs whether or not it is
+      // read) their opt-in webhook events, written only when the project's `audit_log_webhooks` is on.
+      const events = rows.map(
+        (row, n) => sql`(${randomUUID()}, ${JSON.stringify(auditEntryItem(row))}, ${n}::int)`,
+      );
+      await tx.execute(sql`
+        with entries as ${tx.insert(auditLog).values(rows)}
+        insert into ${webhookEvents} (id, project_id, type, data, created_at)
+        select e.id::uuid, ${projectId}, 'audit_log.entry_created', e.data::jsonb, ${createdAt}
+        from (values ${sql.join(events, sql`, `)}) as e(id, data, n)
+        join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'
+        order by e.n`);
     },
 
     /**

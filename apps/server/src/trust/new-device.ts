@@ -65,6 +65,15 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       const { ip, userAgent } = deps.scope.current();
       const device = deviceOf(userAgent);
       const deviceHash = sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
+      const now = deps.clock.now();
+      const record = () =>
+        tx.insert(knownDevices).values({ userId: user.id, deviceHash, createdAt: now }).onConflictDoNothing();
+      // A user created in this request has no device yet: record this one without asking (one statement less in
+      // every sign-up; the insert ignores a row already there, as before).
+      if (isNewUser) {
+        await record();
+        return;
+      }
       const [known] = await tx
         .select({
           any: sql<number>`1`,
@@ -74,13 +83,9 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
         .where(eq(knownDevices.userId, user.id))
         .groupBy(knownDevices.userId);
       if (known?.same) return;
-      const now = deps.clock.now();
-      await tx
-        .insert(knownDevices)
-        .values({ userId: user.id, deviceHash, createdAt: now })
-        .onConflictDoNothing();
+      await record();
       const to = user.primaryEmail?.value;
-      if (isNewUser || !known || !to) return;
+      if (!known || !to) return;
       const [project] = await tx
         .select({ displayName: projects.displayName, config: projects.config })
         .from(projects)
