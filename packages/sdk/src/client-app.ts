@@ -2,8 +2,8 @@
 // the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
 
+import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/client-errors";
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
-import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
 // Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
 import type { AdminAppOptions, StackAdminApp } from "./admin-app.ts";
 import {
