@@ -75,9 +75,9 @@ async function firstLoad(): Promise<{ gzip: number; text: string }> {
   };
 }
 
-// Issue 24 asks for 12 KB (min+gzip); the first load was 17.6 KB, 16.5 KB since the status column moved out. This
-// ceiling is where it stands now, so any growth fails here: lower it with each cut until it reaches 12,000.
-const FIRST_LOAD_CEILING = 16_600;
+// Issue 24 asks for 12 KB (min+gzip); the first load was 17.6 KB, 16.4 KB since the status column and the owned-project
+// calls moved out. This ceiling is where it stands now, so any growth fails here: lower it with each cut to 12,000.
+const FIRST_LOAD_CEILING = 16_500;
 
 it(`keeps the client's first load under ${FIRST_LOAD_CEILING} bytes gzip, without the admin app or the status column`, async () => {
   const { gzip, text } = await firstLoad();
