@@ -34,6 +34,8 @@ export default defineConfig([
       headers: "src/headers.ts",
       locales: "src/locales.ts",
       "claim-names": "src/claim-names.ts",
+      "known-error-status": "src/known-error-status.ts",
+      "client-errors": "src/client-errors.ts",
     },
     "neutral",
   ),

@@ -2,9 +2,10 @@
 // ancestry without the catalogue, and a bundle that names no entry carries no message (what keeps client SDKs small).
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { define, knownErrorIs } from "./known-error.ts";
-import { ancestorsOf, statusOf } from "./known-error-table.ts";
-import { KnownErrors, knownErrorFromWire } from "./known-errors.ts";
+import { knownErrorIs } from "./known-error.ts";
+import { statusOf } from "./known-error-status.ts";
+import { ancestorsOf } from "./known-error-table.ts";
+import { define, KnownErrors, knownErrorFromWire } from "./known-errors.ts";
 
 // Contract has no Node types (it runs anywhere); the test itself runs on Node, which sets import.meta.dirname.
 const here = (import.meta as unknown as { dirname: string }).dirname;

@@ -2,10 +2,25 @@
 // status and parent in known-error-table.ts).
 // Nothing else in Gatehouse invents known-error strings; new failures that are not here are plain-text errors.
 // UNSUPPORTED_ERROR and PASSKEY_WEBAUTHN_ERROR are built by the SDK and are deliberately absent.
-import { define, KnownError, type KnownErrorDetails } from "./known-error.ts";
-import { ancestorsOf } from "./known-error-table.ts";
+import { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE, USER_AUTHENTICATION_REQUIRED } from "./client-errors.ts";
+import { defineWithStatus, type EntrySpec, type KnownErrorFactory } from "./known-error.ts";
+import { statusOf } from "./known-error-status.ts";
 
-export { abstractParents, leafParents, statusOf } from "./known-error-table.ts";
+export { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE, USER_AUTHENTICATION_REQUIRED } from "./client-errors.ts";
+export { knownErrorFromWire } from "./known-error.ts";
+export { statusOf } from "./known-error-status.ts";
+export { abstractParents, leafParents } from "./known-error-table.ts";
+
+/**
+ * Declares one catalogue entry as its own factory, its status from known-error-status.ts and its parent from
+ * known-error-table.ts. One call per code (not one object built in a loop) so a bundler drops every entry an app does
+ * not name: a client bundle ships none.
+ */
+export function define<A = undefined>(code: string, spec: EntrySpec<A>): KnownErrorFactory<A> {
+  const status = statusOf(code);
+  if (status === undefined) throw new Error(`Known error ${code} has no status in known-error-status.ts`);
+  return defineWithStatus(code, status, spec);
+}
 
 const STACK_AUTH_DOCS = "https://docs.stack-auth.com/rest-api/overview#authentication";
 const NOT_VERIFIED_SUFFIX =
@@ -228,9 +243,6 @@ export const RESTRICTED_USER_NOT_ALLOWED = /* @__PURE__ */ define<{ restricted_r
     details: (a) => ({ restricted_reason: { type: a.restricted_reason.type } }),
   },
 );
-export const USER_AUTHENTICATION_REQUIRED = /* @__PURE__ */ define("USER_AUTHENTICATION_REQUIRED", {
-  message: () => "User authentication required for this endpoint.",
-});
 export const ANONYMOUS_AUTHENTICATION_NOT_ALLOWED = /* @__PURE__ */ define(
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   {
@@ -464,14 +476,6 @@ export const OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE = /* @__PURE__ */ def
   "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
   {
     message: () => "The OAuth connection does not have the required scope.",
-  },
-);
-export const OAUTH_ACCESS_TOKEN_NOT_AVAILABLE = /* @__PURE__ */ define<{ provider: string; details: string }>(
-  "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
-  {
-    message: (a) =>
-      `Failed to retrieve an OAuth access token for the connected account (provider: ${a.provider}). ${a.details}`,
-    details: (a) => ({ provider: a.provider, details: a.details }),
   },
 );
 export const OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS = /* @__PURE__ */ define(
@@ -904,16 +908,3 @@ export const KnownErrors = {
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;
-
-/**
- * A known error as the SDK receives it (WIRE.md §1.7): rebuilt from the body's code, message and details, with the
- * code's ancestry from the parent table (known-error-table.ts, not the catalogue, so a client bundle holds no
- * messages) so parents match (`knownErrorIs`). A code this catalogue does not know keeps
- * its code and message and has no ancestors.
- */
-export function knownErrorFromWire(
-  status: number,
-  body: { code: string; message?: string; details?: KnownErrorDetails },
-): KnownError {
-  return new KnownError(body.code, status, body.message ?? body.code, body.details, ancestorsOf(body.code));
-}

@@ -2,8 +2,8 @@
 // the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
 
+import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/client-errors";
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
-import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
 // Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
 import type { AdminAppOptions, StackAdminApp } from "./admin-app.ts";
 import {
@@ -776,53 +776,21 @@ export class StackClientApp {
   }
 
   /**
-   * What a user of the internal project (the dashboard's) can do beyond any user: the projects their teams own, each
-   * with an admin app that acts through this user's session (WIRE.md §8).
+   * What a user of the internal project (the dashboard's) can do beyond any user: its owned projects (WIRE.md §8),
+   * from owned-projects.ts, loaded on first call so no other app's first load carries it.
    */
   private internalUserCalls(session: Session): Omit<CurrentInternalUser, keyof CurrentUser> {
-    const ownedProject = async (
-      json: ProjectJson & { description?: string | null; created_at_millis?: number },
-    ) => {
-      const AdminApp = this.adminAppClass;
-      if (!AdminApp) {
-        throw new StackAssertionError(
-          "Owned projects need the admin app: create the internal project's app with `adminAppClass: StackAdminApp`.",
-        );
-      }
-      const app = new AdminApp({
-        projectId: json.id,
-        projectJson: json,
-        baseUrl: this.baseUrl,
-        ...this.connection,
-        projectOwnerSession: { getTokens: async () => ({ accessToken: await session.getAccessToken() }) },
-      });
-      const owned: OwnedProject = {
-        id: json.id,
-        displayName: json.display_name,
-        description: json.description ?? null,
-        createdAt: new Date(json.created_at_millis ?? 0),
-        app,
-      };
-      return owned;
+    const deps = {
+      transport: this.transport,
+      session,
+      baseUrl: this.baseUrl,
+      connection: this.connection,
+      adminAppClass: this.adminAppClass,
     };
+    const calls = async () => (await import("./flows.ts")).ownedProjectCalls(deps);
     return {
-      listOwnedProjects: async () => {
-        const list = await this.transport.request<{ items: ProjectJson[] }>("/internal/projects", {
-          session,
-        });
-        return Promise.all(list.items.map(ownedProject));
-      },
-      createProject: async (options: { displayName: string; teamId: string; description?: string }) => {
-        const json = await this.transport.request<ProjectJson>("/internal/projects", {
-          ...jsonBody({
-            display_name: options.displayName,
-            owner_team_id: options.teamId,
-            description: options.description,
-          }),
-          session,
-        });
-        return ownedProject(json);
-      },
+      listOwnedProjects: async () => (await calls()).listOwnedProjects(),
+      createProject: async (options) => (await calls()).createProject(options),
     };
   }
 

@@ -2,7 +2,7 @@
 // provider (the older form: a token covering the scopes, or null) or by provider account, and the access token of one
 // account. The same calls serve the signed-in user ("me") and, with the server key, any user of the project.
 
-import { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE } from "@gatehouse/contract/known-errors";
+import { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE } from "@gatehouse/contract/client-errors";
 import { defined, jsonBody, type ObjectContext } from "./context.ts";
 import { type KnownError, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import type { List } from "./wire.ts";

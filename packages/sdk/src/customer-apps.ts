@@ -2,7 +2,7 @@
 // { customCustomerId }`): items, products, invoices and cancelling on the client app, granting on the server app and
 // item quantity changes on the admin app. They reuse the customer objects' calls of payments.ts.
 
-import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/known-errors";
+import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/client-errors";
 import { defined, del, type ObjectContext } from "./context.ts";
 import {
   type CustomerType,

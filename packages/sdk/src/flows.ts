@@ -1,7 +1,9 @@
 // The browser flows a page needs only when a person starts one, loaded on use (`await import("./flows.ts")`) by the
-// client app and the user object: the OAuth redirect and callback (PKCE), passkeys (WebAuthn) and the CLI login.
+// client app and the user object: the OAuth redirect and callback (PKCE), passkeys (WebAuthn), the CLI login, and the
+// owned projects of an internal-project user (a dashboard's).
 // One module rather than three: esbuild gives each distinct set of importers its own shared chunk, so every lazy
 // module adds a file to a page's first load; one keeps it at two files. Nothing here is exported by the package.
 export { completeCliLogin, promptCliLogin } from "./cli-login.ts";
 export { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
+export { ownedProjectCalls } from "./owned-projects.ts";
 export { browserWebAuthn, createPasskey, usePasskey } from "./webauthn.ts";

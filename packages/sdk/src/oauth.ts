@@ -3,8 +3,8 @@
 // Cookies go through an injectable `document` so this runs (and is tested) outside a browser.
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
-import type { KnownError } from "@gatehouse/contract/known-error";
-import { knownErrorFromWire, statusOf } from "@gatehouse/contract/known-errors";
+import { type KnownError, knownErrorFromWire } from "@gatehouse/contract/known-error";
+import { statusOf } from "@gatehouse/contract/known-error-status";
 import { parseCookies } from "./cookies.ts";
 
 /** Anything with `document.cookie` semantics: reading gives `a=1; b=2`, writing sets one cookie. */

@@ -3,8 +3,7 @@
 // token once, 429 after Retry-After, network failures of idempotent methods, 508 INFINITE_LOOP_DETECTED).
 
 import { bothSpellings } from "@gatehouse/contract/headers";
-import { type KnownError, knownErrorIs } from "@gatehouse/contract/known-error";
-import { knownErrorFromWire } from "@gatehouse/contract/known-errors";
+import { type KnownError, knownErrorFromWire, knownErrorIs } from "@gatehouse/contract/known-error";
 import { StackAssertionError } from "./errors.ts";
 
 export type AccessType = "client" | "server" | "admin";
