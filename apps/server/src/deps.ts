@@ -119,19 +119,20 @@ export function createDeps(options: DepsOptions) {
   const accessTokenLifetimeMs = options.accessTokenLifetimeMs ?? DEFAULT_ACCESS_TOKEN_LIFETIME_MS;
   const projectsRepo = createProjectsRepo(db);
   const projectSecrets = createProjectSecrets(options.secret);
+  const logger = options.logger ?? createLogger();
+  const auditScope = createAuditScope();
+  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
   const signingKeys = createSigningKeyService({
     repo: createSigningKeysRepo(db),
     box: createSecretBox(options.secret, "signing-keys"),
     clock,
     accessTokenLifetimeMs,
     changes: database.changes,
+    audit,
   });
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
   const events = createWebhookEvents({ db, clock });
-  const logger = options.logger ?? createLogger();
-  const auditScope = createAuditScope();
-  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock, audit });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
