@@ -245,7 +245,7 @@ describe("actions by an admin key", () => {
     });
     const pending = rotated.items.filter((key) => key.state === "pending").map((key) => key.kid);
     expect(pending.length).toBeGreaterThan(0);
-    expect([...(entry?.details.published as string[])].sort()).toEqual([...pending].sort());
+    expect([...((entry?.details.published ?? []) as string[])].sort()).toEqual([...pending].sort());
     expect(entry?.details.retired).toEqual([]);
     expect(JSON.stringify(entry)).not.toMatch(/"d"|private/i);
   });
