@@ -28,6 +28,7 @@ import { createStackOutbox } from "./email/outbox-stack.ts";
 import { createSendEmail } from "./email/send-email.ts";
 import { createUnsubscribeTokens } from "./email/unsubscribe.ts";
 import { createEmailWorker } from "./email/worker.ts";
+import { createBulkImport } from "./importers/bulk.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createConnectedAccounts } from "./oauth/connected-accounts.ts";
 import { createCrossDomainHandOff } from "./oauth/cross-domain.ts";
@@ -291,6 +292,7 @@ export function createDeps(options: DepsOptions) {
     events,
     requestRepo: createRequestRepo(db),
     users,
+    bulkImport: createBulkImport({ db, users, teams }),
     sessions,
     hasher,
     rateLimits,

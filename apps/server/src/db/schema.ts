@@ -158,6 +158,14 @@ export const users = pgTable(
     index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id),
     index("users_project_last_active_idx").on(t.projectId, t.lastActiveAt, t.id),
     index("users_search_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    /** Imported users by their source's provider and id: what makes a bulk import idempotent (issue 23). */
+    index("users_imported_from_idx")
+      .on(
+        t.projectId,
+        sql`(${t.serverMetadata} #>> '{imported_from,provider}')`,
+        sql`(${t.serverMetadata} #>> '{imported_from,id}')`,
+      )
+      .where(sql`(${t.serverMetadata} -> 'imported_from') is not null`),
   ],
 );
 
