@@ -130,6 +130,11 @@ export function createBulkImport(deps: { db: Db; users: UserService; teams: Team
         const teamOf = await teamFinder(tx, project, provider, records);
         const seen = new Set<string>();
         const items: ImportOutcome[] = [];
+        const accepted: {
+          user: ImportUserRecord;
+          links: { providerId: string; accountId: string; email: string | null }[];
+          at: number;
+        }[] = [];
         const skip = (id: string, reason: string) =>
           items.push({ id, result: "skipped", user_id: null, reason });
 
@@ -165,9 +170,14 @@ export function createBulkImport(deps: { db: Db; users: UserService; teams: Team
           seen.add(user.id);
           if (address) addresses.add(address);
           for (const key of linkKeys) accounts.add(key);
+          accepted.push({ user, links, at: items.length });
+          items.push({ id: user.id, result: "created", user_id: null, reason: null });
+        }
 
-          const userId = await deps.users.create(tx, {
-            project,
+        const made = await deps.users.createMany(
+          tx,
+          project,
+          accepted.map(({ user, links }) => ({
             ...(user.email
               ? { email: { value: user.email, verified: user.email_verified ?? false, usedForAuth: true } }
               : {}),
@@ -181,7 +191,13 @@ export function createBulkImport(deps: { db: Db; users: UserService; teams: Team
               serverMetadata: withOrigin(user.server_metadata, provider, user.id),
             },
             oauthProviders: links,
-          });
+          })),
+        );
+        for (const [i, { user, at }] of accepted.entries()) {
+          const userId = made[i]?.id ?? null;
+          const item = items[at];
+          if (item) item.user_id = userId;
+          if (!userId) continue;
           for (const team of user.teams ?? []) {
             const teamId = await teamOf(team);
             await deps.teams.addMember(tx, project, teamId, userId, "member");
@@ -189,7 +205,6 @@ export function createBulkImport(deps: { db: Db; users: UserService; teams: Team
               await deps.teams.grant(tx, project.id, { teamId, userId, permissionId: "team_admin" });
             }
           }
-          items.push({ id: user.id, result: "created", user_id: userId, reason: null });
         }
         const count = (result: ImportOutcome["result"]) =>
           items.filter((item) => item.result === result).length;

@@ -77,7 +77,7 @@ async function writeUsers(): Promise<void> {
       display_name: `User ${i}`,
       password_hash: HASH,
     })}\n`;
-    if (!out.write(line)) await new Promise((r) => out.once("drain", r));
+    if (!out.write(line)) await new Promise<void>((r) => out.once("drain", () => r()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
