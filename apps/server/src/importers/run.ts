@@ -95,10 +95,10 @@ export async function runImport(options: {
 
   const batchSize = Math.max(1, options.batchSize ?? 500);
   let batch: SourceItem[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const items = batch;
-    batch = [];
+  // One batch in flight while the next is read: the server writes one while this process parses the other. The
+  // checkpoint advances in order, after the server answered.
+  let inFlight: Promise<void> = Promise.resolve();
+  const write = async (items: SourceItem[]) => {
     // Skips were noted in the first pass; the records go to the server in one request.
     const records = items.flatMap((item) => ("user" in item ? [item] : []));
     if (report.dry_run || !options.sink) report.created += records.length;
@@ -115,6 +115,15 @@ export async function runImport(options: {
     if (!report.dry_run) writeFileSync(checkpointPath, JSON.stringify(checkpoint));
     progress();
   };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    await inFlight;
+    inFlight = write(items);
+    // Awaited by the next flush or at the end; this only keeps a failure from counting as unhandled meanwhile.
+    inFlight.catch(() => {});
+  };
 
   for await (const item of options.read()) {
     if (item.line <= report.resumed_from_line) {
@@ -125,6 +134,7 @@ export async function runImport(options: {
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  await inFlight;
   progress(true);
   // Finished: a later run starts over and finds every user already there (the server is the record of what exists).
   if (!report.dry_run && existsSync(checkpointPath)) rmSync(checkpointPath);
