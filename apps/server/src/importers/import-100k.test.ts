@@ -3,6 +3,7 @@
 // user exactly once, and the CLI's peak resident memory stays bounded (it never holds the file).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,8 +13,13 @@ import { openPglite } from "../db/client.ts";
 import { COMPILED_CLI_ENV } from "../testing/compiled-server.ts";
 import { freePort } from "../testing/server-process.ts";
 
-const BIN = fileURLToPath(new URL("../../bin/gatehouse.mjs", import.meta.url));
-const COMMAND = process.env[COMPILED_CLI_ENV] ?? BIN;
+// One process (the compiled CLI, or the source through tsx), never the bin's wrapper: the process measured and
+// killed must be the one importing.
+const MAIN = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+const COMPILED = process.env[COMPILED_CLI_ENV];
+const COMMAND = COMPILED
+  ? [COMPILED]
+  : ["--conditions=gatehouse-source", "--import", createRequire(import.meta.url).resolve("tsx"), MAIN];
 const USERS = Number(process.env.GATEHOUSE_IMPORT_TEST_USERS ?? 100_000);
 // A bcrypt digest (cost 4) every user shares: the import stores hashes, it never computes them.
 const HASH = "$2a$04$0p9ACqPOBpLpOdzMBf0Cj.2ARuaT3C.trSAvJfUlz3NMCSDuK/a3e";
@@ -42,7 +48,7 @@ type Run = {
 /** Runs the CLI; `until` may kill it (it is polled); the peak RSS is the kernel's high-water mark (VmHWM). */
 function cli(args: string[], env: Record<string, string> = {}, until?: () => boolean): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [COMMAND, ...args], {
+    const child = spawn(process.execPath, [...COMMAND, ...args], {
       env: { ...baseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -92,7 +98,7 @@ beforeAll(async () => {
   project = JSON.parse(made.stdout);
   await writeUsers();
   port = await freePort();
-  server = spawn(process.execPath, [COMMAND, "start"], {
+  server = spawn(process.execPath, [...COMMAND, "start"], {
     env: { ...baseEnv(), PORT: String(port), GATEHOUSE_LOG_FORMAT: "json", GATEHOUSE_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
