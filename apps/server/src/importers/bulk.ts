@@ -7,6 +7,7 @@ import type { ImportBatchAnswer, ImportOutcome, ImportUserRecord } from "@gateho
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { parsePasswordHash } from "../crypto/imported-hash.ts";
 import { type Db, inTransaction } from "../db/client.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { contactChannels, oauthAccounts, teams, users } from "../db/schema.ts";
 import type { Project } from "../services/projects.ts";
 import type { TeamService } from "../services/teams.ts";
@@ -103,113 +104,131 @@ export function createBulkImport(deps: { db: Db; users: UserService; teams: Team
     };
   }
 
+  /** Writes one batch in one transaction; answers each record's outcome in the request's order. */
+  function writeBatch(
+    project: Project,
+    provider: string,
+    records: ImportUserRecord[],
+  ): Promise<ImportBatchAnswer> {
+    return inTransaction(deps.db, async (tx) => {
+      const before = await importedBefore(
+        tx,
+        project.id,
+        provider,
+        records.map((user) => user.id),
+      );
+      const addresses = await addressesInUse(
+        tx,
+        project.id,
+        records.flatMap((user) => (user.email ? [user.email.toLowerCase()] : [])),
+      );
+      const accounts = await accountsInUse(
+        tx,
+        project.id,
+        records.flatMap((user) => (user.oauth_accounts ?? []).map((account) => account.account_id)),
+      );
+      const teamOf = await teamFinder(tx, project, provider, records);
+      const seen = new Set<string>();
+      const items: ImportOutcome[] = [];
+      const accepted: {
+        user: ImportUserRecord;
+        links: { providerId: string; accountId: string; email: string | null }[];
+        at: number;
+      }[] = [];
+      const skip = (id: string, reason: string) =>
+        items.push({ id, result: "skipped", user_id: null, reason });
+
+      for (const user of records) {
+        const previous = before.get(user.id);
+        if (previous) {
+          items.push({ id: user.id, result: "existing", user_id: previous, reason: "imported before" });
+          continue;
+        }
+        if (seen.has(user.id)) {
+          skip(user.id, "the same id appears earlier in this batch");
+          continue;
+        }
+        if (user.password_hash && parsePasswordHash(user.password_hash) === undefined) {
+          skip(user.id, "password_hash: unsupported or malformed password hash");
+          continue;
+        }
+        const address = user.email?.toLowerCase();
+        if (address && addresses.has(address)) {
+          skip(user.id, "email: another user already signs in with this address");
+          continue;
+        }
+        const links = (user.oauth_accounts ?? []).map((account) => ({
+          providerId: providerId(account.provider),
+          accountId: account.account_id,
+          email: account.email ?? null,
+        }));
+        const linkKeys = links.map((link) => `${link.providerId}\n${link.accountId}`);
+        if (linkKeys.some((key) => accounts.has(key)) || new Set(linkKeys).size < linkKeys.length) {
+          skip(user.id, "oauth_accounts: an account is already linked to another user");
+          continue;
+        }
+        seen.add(user.id);
+        if (address) addresses.add(address);
+        for (const key of linkKeys) accounts.add(key);
+        accepted.push({ user, links, at: items.length });
+        items.push({ id: user.id, result: "created", user_id: null, reason: null });
+      }
+
+      const made = await deps.users.createMany(
+        tx,
+        project,
+        accepted.map(({ user, links }) => ({
+          ...(user.email
+            ? { email: { value: user.email, verified: user.email_verified ?? false, usedForAuth: true } }
+            : {}),
+          passwordHash: user.password_hash ?? null,
+          displayName: user.display_name ?? null,
+          mayBecomeFirstOperator: false,
+          columns: {
+            profileImageUrl: user.profile_image_url ?? null,
+            clientMetadata: user.client_metadata ?? null,
+            clientReadOnlyMetadata: user.client_read_only_metadata ?? null,
+            serverMetadata: withOrigin(user.server_metadata, provider, user.id),
+          },
+          oauthProviders: links,
+        })),
+      );
+      for (const [i, { user, at }] of accepted.entries()) {
+        const userId = made[i]?.id ?? null;
+        const item = items[at];
+        if (item) item.user_id = userId;
+        if (!userId) continue;
+        for (const team of user.teams ?? []) {
+          const teamId = await teamOf(team);
+          await deps.teams.addMember(tx, project, teamId, userId, "member");
+          if (team.role === "admin") {
+            await deps.teams.grant(tx, project.id, { teamId, userId, permissionId: "team_admin" });
+          }
+        }
+      }
+      const count = (result: ImportOutcome["result"]) =>
+        items.filter((item) => item.result === result).length;
+      return { created: count("created"), existing: count("existing"), skipped: count("skipped"), items };
+    });
+  }
+
   return {
-    /** Writes one batch in one transaction; answers each record's outcome in the request's order. */
+    /**
+     * One batch in one transaction. A sign-up (or another import) that took an address or account between the
+     * checks and the commit rolls the batch back with a unique violation: it is written once more, when the checks
+     * see the other user and skip that record.
+     */
     async importBatch(
       project: Project,
       provider: string,
       records: ImportUserRecord[],
     ): Promise<ImportBatchAnswer> {
-      return inTransaction(deps.db, async (tx) => {
-        const before = await importedBefore(
-          tx,
-          project.id,
-          provider,
-          records.map((user) => user.id),
-        );
-        const addresses = await addressesInUse(
-          tx,
-          project.id,
-          records.flatMap((user) => (user.email ? [user.email.toLowerCase()] : [])),
-        );
-        const accounts = await accountsInUse(
-          tx,
-          project.id,
-          records.flatMap((user) => (user.oauth_accounts ?? []).map((account) => account.account_id)),
-        );
-        const teamOf = await teamFinder(tx, project, provider, records);
-        const seen = new Set<string>();
-        const items: ImportOutcome[] = [];
-        const accepted: {
-          user: ImportUserRecord;
-          links: { providerId: string; accountId: string; email: string | null }[];
-          at: number;
-        }[] = [];
-        const skip = (id: string, reason: string) =>
-          items.push({ id, result: "skipped", user_id: null, reason });
-
-        for (const user of records) {
-          const previous = before.get(user.id);
-          if (previous) {
-            items.push({ id: user.id, result: "existing", user_id: previous, reason: "imported before" });
-            continue;
-          }
-          if (seen.has(user.id)) {
-            skip(user.id, "the same id appears earlier in this batch");
-            continue;
-          }
-          if (user.password_hash && parsePasswordHash(user.password_hash) === undefined) {
-            skip(user.id, "password_hash: unsupported or malformed password hash");
-            continue;
-          }
-          const address = user.email?.toLowerCase();
-          if (address && addresses.has(address)) {
-            skip(user.id, "email: another user already signs in with this address");
-            continue;
-          }
-          const links = (user.oauth_accounts ?? []).map((account) => ({
-            providerId: providerId(account.provider),
-            accountId: account.account_id,
-            email: account.email ?? null,
-          }));
-          const linkKeys = links.map((link) => `${link.providerId}\n${link.accountId}`);
-          if (linkKeys.some((key) => accounts.has(key)) || new Set(linkKeys).size < linkKeys.length) {
-            skip(user.id, "oauth_accounts: an account is already linked to another user");
-            continue;
-          }
-          seen.add(user.id);
-          if (address) addresses.add(address);
-          for (const key of linkKeys) accounts.add(key);
-          accepted.push({ user, links, at: items.length });
-          items.push({ id: user.id, result: "created", user_id: null, reason: null });
-        }
-
-        const made = await deps.users.createMany(
-          tx,
-          project,
-          accepted.map(({ user, links }) => ({
-            ...(user.email
-              ? { email: { value: user.email, verified: user.email_verified ?? false, usedForAuth: true } }
-              : {}),
-            passwordHash: user.password_hash ?? null,
-            displayName: user.display_name ?? null,
-            mayBecomeFirstOperator: false,
-            columns: {
-              profileImageUrl: user.profile_image_url ?? null,
-              clientMetadata: user.client_metadata ?? null,
-              clientReadOnlyMetadata: user.client_read_only_metadata ?? null,
-              serverMetadata: withOrigin(user.server_metadata, provider, user.id),
-            },
-            oauthProviders: links,
-          })),
-        );
-        for (const [i, { user, at }] of accepted.entries()) {
-          const userId = made[i]?.id ?? null;
-          const item = items[at];
-          if (item) item.user_id = userId;
-          if (!userId) continue;
-          for (const team of user.teams ?? []) {
-            const teamId = await teamOf(team);
-            await deps.teams.addMember(tx, project, teamId, userId, "member");
-            if (team.role === "admin") {
-              await deps.teams.grant(tx, project.id, { teamId, userId, permissionId: "team_admin" });
-            }
-          }
-        }
-        const count = (result: ImportOutcome["result"]) =>
-          items.filter((item) => item.result === result).length;
-        return { created: count("created"), existing: count("existing"), skipped: count("skipped"), items };
-      });
+      try {
+        return await writeBatch(project, provider, records);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        return writeBatch(project, provider, records);
+      }
     },
   };
 }
