@@ -18,7 +18,11 @@ const chaosSuites = ["e2e/cluster/chaos*.test.ts"];
 // the three SDKs speak does not depend on the database). One run of 90 s instead of two.
 // The CLI suite runs each command as a process on a PGlite data directory of its own (its child processes never see
 // DATABASE_URL): a PostgreSQL run would repeat the same minutes.
-const pgliteOnly = ["e2e/interop/sdk-interop.test.ts", "apps/server/src/cli/cli.test.ts"];
+const pgliteOnly = [
+  "e2e/interop/sdk-interop.test.ts",
+  "apps/server/src/cli/cli.test.ts",
+  "apps/server/src/importers/import-100k.test.ts",
+];
 // What only PostgreSQL has: pg_dump and pg_restore behind `gatehouse backup` and `restore`.
 const postgresOnly = ["apps/server/src/cli/backup-postgres.test.ts"];
 

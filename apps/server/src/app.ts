@@ -21,6 +21,7 @@ import { registerCrossDomainRoutes } from "./routes/cross-domain.ts";
 import { registerEmailTemplateRoutes } from "./routes/email-templates.ts";
 import { registerEmailTsxRoutes } from "./routes/email-tsx.ts";
 import { registerEmailRoutes } from "./routes/emails.ts";
+import { registerImportRoutes } from "./routes/imports.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { registerMetricsRoutes } from "./routes/metrics.ts";
 import { registerMfaRoutes } from "./routes/mfa.ts";
@@ -165,6 +166,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   registerAuditRoutes(app, deps);
   registerSigningKeyRoutes(app, deps);
   registerBackupRoutes(app, deps);
+  registerImportRoutes(app, deps);
   registerDashboard(app, deps.dashboardDir);
 
   app.notFound((c) => {

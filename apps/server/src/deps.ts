@@ -28,6 +28,7 @@ import { createStackOutbox } from "./email/outbox-stack.ts";
 import { createSendEmail } from "./email/send-email.ts";
 import { createUnsubscribeTokens } from "./email/unsubscribe.ts";
 import { createEmailWorker } from "./email/worker.ts";
+import { createBulkImport } from "./importers/bulk.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createConnectedAccounts } from "./oauth/connected-accounts.ts";
 import { createCrossDomainHandOff } from "./oauth/cross-domain.ts";
@@ -119,19 +120,20 @@ export function createDeps(options: DepsOptions) {
   const accessTokenLifetimeMs = options.accessTokenLifetimeMs ?? DEFAULT_ACCESS_TOKEN_LIFETIME_MS;
   const projectsRepo = createProjectsRepo(db);
   const projectSecrets = createProjectSecrets(options.secret);
+  const logger = options.logger ?? createLogger();
+  const auditScope = createAuditScope();
+  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
   const signingKeys = createSigningKeyService({
     repo: createSigningKeysRepo(db),
     box: createSecretBox(options.secret, "signing-keys"),
     clock,
     accessTokenLifetimeMs,
     changes: database.changes,
+    audit,
   });
   const usersRepo = createUsersRepo(db);
   const teamsRepo = createTeamsRepo(db);
   const events = createWebhookEvents({ db, clock });
-  const logger = options.logger ?? createLogger();
-  const auditScope = createAuditScope();
-  const audit = createAuditLog({ db, clock, scope: auditScope, logger });
   const teams = createTeamService({ teamsRepo, usersRepo, events, clock, audit });
   const permissions = createPermissionService({ teamsRepo });
   const projectPermissionsRepo = createProjectPermissionsRepo(db);
@@ -291,6 +293,7 @@ export function createDeps(options: DepsOptions) {
     events,
     requestRepo: createRequestRepo(db),
     users,
+    bulkImport: createBulkImport({ db, users, teams }),
     sessions,
     hasher,
     rateLimits,

@@ -231,6 +231,25 @@ describe("actions by an admin key", () => {
     expect(await entries("api_key.revoked", created.id)).toHaveLength(1);
   });
 
+  it("signing-key rotation: one entry naming the project and the keys it published, never key material", async () => {
+    const before = await entries("signing_key.rotated", keys.projectId);
+    const rotated = await expectJson<{ items: { kid: string; state: string }[] }>(
+      await call("POST", "/api/v1/internal/signing-keys/rotate", "admin"),
+    );
+    const after = await entries("signing_key.rotated", keys.projectId);
+    expect(after).toHaveLength(before.length + 1);
+    const entry = after[0];
+    expect(entry).toMatchObject({
+      actor: { type: "admin_key" },
+      target: { type: "project", id: keys.projectId },
+    });
+    const pending = rotated.items.filter((key) => key.state === "pending").map((key) => key.kid);
+    expect(pending.length).toBeGreaterThan(0);
+    expect([...((entry?.details.published ?? []) as string[])].sort()).toEqual([...pending].sort());
+    expect(entry?.details.retired).toEqual([]);
+    expect(JSON.stringify(entry)).not.toMatch(/"d"|private/i);
+  });
+
   it("project, config and e-mail template changes: one entry each", async () => {
     await expectJson(
       await call("PATCH", "/api/v1/projects/current", "admin", {

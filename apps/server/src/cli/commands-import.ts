@@ -1,6 +1,7 @@
 // `gatehouse import <provider> <file>`: another system's export into a project of a running server, with progress on
 // stderr and a report of every skipped record on stdout.
 import { writeFileSync } from "node:fs";
+import { MAX_IMPORT_BATCH } from "@gatehouse/contract";
 import type { Command } from "commander";
 import { httpSink } from "../importers/http-sink.ts";
 import { importReader, PROVIDERS, type Provider } from "../importers/index.ts";
@@ -17,7 +18,7 @@ type ImportFlags = RemoteOptions & {
   hashSaltSeparator?: string;
   hashRounds?: string;
   hashMemCost?: string;
-  concurrency: string;
+  batchSize: string;
   checkpoint?: string;
   report?: string;
 };
@@ -38,7 +39,7 @@ export function registerImport(program: Command): void {
     .option("--hash-mem-cost <n>", "firebase: mem_cost", "14")
     .option("--identities <file>", "supabase: the auth.identities table (CSV or JSON)")
     .option("--accounts <file>", "better-auth: the account table (CSV or JSON)")
-    .option("--concurrency <n>", "requests in flight", "8")
+    .option("--batch-size <n>", "users per request (one transaction each, at most 1000)", "500")
     .option(
       "--checkpoint <file>",
       "where progress is kept for resuming (default <file>.gatehouse-import.json)",
@@ -72,7 +73,7 @@ export function registerImport(program: Command): void {
           read,
           sink: httpSink(api, provider),
           dryRun: options.dryRun,
-          concurrency: Math.max(1, Number(options.concurrency) || 8),
+          batchSize: Math.min(MAX_IMPORT_BATCH, Math.max(1, Number(options.batchSize) || 500)),
           checkpointPath: options.checkpoint,
           onProgress: (progress) =>
             process.stderr.write(`${tty ? "\r" : ""}${formatProgress(progress)}${tty ? "" : "\n"}`),

@@ -120,8 +120,13 @@ export function createOAuthAccountsRepo(db: Db) {
         .orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
     },
 
-    async insert(tx: Db, row: typeof oauthAccounts.$inferInsert): Promise<void> {
-      await tx.insert(oauthAccounts).values(row);
+    /** One or many linked accounts in one statement. */
+    async insert(
+      tx: Db,
+      rows: typeof oauthAccounts.$inferInsert | (typeof oauthAccounts.$inferInsert)[],
+    ): Promise<void> {
+      if (Array.isArray(rows) && rows.length === 0) return;
+      await tx.insert(oauthAccounts).values(rows as (typeof oauthAccounts.$inferInsert)[]);
     },
 
     /** New tokens after a sign-in or a refresh; the e-mail the provider reports now, when given. */

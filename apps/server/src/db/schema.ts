@@ -158,6 +158,19 @@ export const users = pgTable(
     index("users_project_signed_up_idx").on(t.projectId, t.signedUpAt, t.id),
     index("users_project_last_active_idx").on(t.projectId, t.lastActiveAt, t.id),
     index("users_search_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    /**
+     * Imported users by their source's id and provider: what makes a bulk import idempotent (issue 23). The source id
+     * leads: with the project first, PostgreSQL (its statistics not yet aware of a fresh million imported rows) read
+     * every imported user of the project and filtered the batch's ids after (1.8 s per batch at 800,000 users,
+     * against 5 ms with the id first).
+     */
+    index("users_imported_from_idx")
+      .on(
+        sql`(${t.serverMetadata} #>> '{imported_from,id}')`,
+        sql`(${t.serverMetadata} #>> '{imported_from,provider}')`,
+        t.projectId,
+      )
+      .where(sql`(${t.serverMetadata} -> 'imported_from') is not null`),
   ],
 );
 

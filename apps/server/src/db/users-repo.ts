@@ -1,6 +1,6 @@
 // User rows with their primary e-mail, which every user view needs: one query reads both. Also the user list of
 // GET /users, paged by keyset so that a page costs the same at any depth.
-import { and, asc, desc, eq, exists, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
 import { contactChannels, sessions, teamMembers, teams, users } from "./schema.ts";
@@ -193,6 +193,19 @@ export function createUsersRepo(db: Db) {
       return row && toUserRecord(row);
     },
 
+    /** Several users of the project in one query (a bulk import's new users), in no particular order. */
+    async findMany(projectId: string, userIds: string[], executor: Db = db): Promise<UserRecord[]> {
+      const ids = userIds.filter(isUuid);
+      if (ids.length === 0) return [];
+      const rows = await executor
+        .select(USER_COLUMNS)
+        .from(users)
+        .leftJoin(...USER_JOINS.primary)
+        .leftJoin(...USER_JOINS.team)
+        .where(and(eq(users.projectId, projectId), inArray(users.id, ids)));
+      return rows.map(toUserRecord);
+    },
+
     /** The user of a session, with the session's expiry; undefined when the session is gone. */
     async findBySession(projectId: string, sessionId: string) {
       const [row] = await bySession.execute({ projectId, sessionId });
@@ -253,16 +266,23 @@ export function createUsersRepo(db: Db) {
       await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channelId));
     },
 
-    async insert(tx: Db, row: typeof users.$inferInsert): Promise<void> {
-      await tx.insert(users).values(row);
+    /** One or many users in one statement. */
+    async insert(tx: Db, rows: typeof users.$inferInsert | (typeof users.$inferInsert)[]): Promise<void> {
+      if (Array.isArray(rows) && rows.length === 0) return;
+      await tx.insert(users).values(rows as (typeof users.$inferInsert)[]);
     },
 
     async update(tx: Db, userId: string, changes: Partial<typeof users.$inferInsert>): Promise<void> {
       await tx.update(users).set(changes).where(eq(users.id, userId));
     },
 
-    async insertChannel(tx: Db, row: typeof contactChannels.$inferInsert): Promise<void> {
-      await tx.insert(contactChannels).values(row);
+    /** One or many channels in one statement. */
+    async insertChannel(
+      tx: Db,
+      rows: typeof contactChannels.$inferInsert | (typeof contactChannels.$inferInsert)[],
+    ): Promise<void> {
+      if (Array.isArray(rows) && rows.length === 0) return;
+      await tx.insert(contactChannels).values(rows as (typeof contactChannels.$inferInsert)[]);
     },
 
     /**

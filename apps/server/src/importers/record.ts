@@ -1,45 +1,19 @@
 // The generic import record (docs/cli.md "Generic format"): what every provider's export is turned into before it is
 // written, and what `gatehouse export` writes. Validated here once, so a bad record is a line-numbered skip, never a
 // half-made user.
-import { z } from "zod";
+import { importUserRecordSchema } from "@gatehouse/contract";
+import type { z } from "zod";
 import { parsePasswordHash } from "../crypto/imported-hash.ts";
 
-const json = z.unknown();
-
-export const importUserSchema = z.strictObject({
-  /** The user's id in the system it comes from; kept as `server_metadata.imported_from.id`. */
-  id: z.string().min(1).max(512),
-  email: z.email().max(320).nullish(),
-  email_verified: z.boolean().optional(),
-  display_name: z.string().max(1000).nullish(),
-  profile_image_url: z.url().max(4096).nullish(),
-  /** Any hash `password_hash` accepts (WIRE §4.8) or `$firebase-scrypt$…`; verified at sign-in, then argon2id. */
-  password_hash: z
-    .string()
-    .refine((hash) => parsePasswordHash(hash) !== undefined, "unsupported or malformed password hash")
-    .nullish(),
-  oauth_accounts: z
-    .array(
-      z.strictObject({
-        provider: z.string().min(1),
-        account_id: z.string().min(1),
-        email: z.string().nullish(),
-      }),
-    )
-    .optional(),
-  client_metadata: json.optional(),
-  client_read_only_metadata: json.optional(),
-  server_metadata: json.optional(),
-  teams: z
-    .array(
-      z.strictObject({
-        id: z.string().min(1),
-        display_name: z.string().min(1).max(1000),
-        /** `admin` grants the team_admin permission; anything else is plain membership. */
-        role: z.string().optional(),
-      }),
-    )
-    .optional(),
+/** The contract's record, with the password hash checked the way sign-in will read it. */
+export const importUserSchema = importUserRecordSchema.superRefine((user, ctx) => {
+  if (user.password_hash && parsePasswordHash(user.password_hash) === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["password_hash"],
+      message: "unsupported or malformed password hash",
+    });
+  }
 });
 
 export type ImportUser = z.infer<typeof importUserSchema>;

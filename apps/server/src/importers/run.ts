@@ -1,5 +1,5 @@
 // Runs one import: a first pass reads the whole file (a broken file stops here, before anything is written, with
-// its line), counts records and notes every skip; the second pass writes in batches, keeps a checkpoint after each
+// its line), counts records and notes every skip; the second pass writes in batches (one request each), keeps a checkpoint after each
 // batch so an interrupted run resumes where it stopped, and reports progress with rate and ETA.
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { Sink } from "./http-sink.ts";
@@ -37,8 +37,8 @@ export async function runImport(options: {
   read: () => AsyncIterable<SourceItem>;
   sink?: Sink;
   dryRun?: boolean;
-  /** Requests in flight at once. */
-  concurrency?: number;
+  /** Users per request (one transaction on the server each). */
+  batchSize?: number;
   /** The checkpoint file (default `<file>.gatehouse-import.json`); resuming needs the same, unchanged input. */
   checkpointPath?: string;
   onProgress?: (progress: Progress) => void;
@@ -93,34 +93,36 @@ export async function runImport(options: {
     });
   };
 
-  const batchSize = Math.max(1, (options.concurrency ?? 8) * 4);
-  const concurrency = options.concurrency ?? 8;
+  const batchSize = Math.max(1, options.batchSize ?? 500);
   let batch: SourceItem[] = [];
+  // One batch in flight while the next is read: the server writes one while this process parses the other. The
+  // checkpoint advances in order, after the server answered.
+  let inFlight: Promise<void> = Promise.resolve();
+  const write = async (items: SourceItem[]) => {
+    // Skips were noted in the first pass; the records go to the server in one request.
+    const records = items.flatMap((item) => ("user" in item ? [item] : []));
+    if (report.dry_run || !options.sink) report.created += records.length;
+    else if (records.length > 0) {
+      const written = await options.sink.writeBatch(records.map((item) => item.user));
+      written.forEach((result, i) => {
+        if (result.result === "created") report.created++;
+        else if (result.result === "exists") report.existing++;
+        else skip(records[i]?.line ?? 0, result.reason);
+      });
+    }
+    done += items.length;
+    checkpoint.line = items.at(-1)?.line ?? checkpoint.line;
+    if (!report.dry_run) writeFileSync(checkpointPath, JSON.stringify(checkpoint));
+    progress();
+  };
   const flush = async () => {
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) {
-        const item = items[next++] as SourceItem;
-        // Skips were noted in the first pass.
-        if ("user" in item) {
-          if (report.dry_run || !options.sink) report.created++;
-          else {
-            const written = await options.sink.write(item.user);
-            if (written.result === "created") report.created++;
-            else if (written.result === "exists") report.existing++;
-            else skip(item.line, written.reason);
-          }
-        }
-        done++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-    checkpoint.line = items.at(-1)?.line ?? checkpoint.line;
-    if (!report.dry_run) writeFileSync(checkpointPath, JSON.stringify(checkpoint));
-    progress();
+    await inFlight;
+    inFlight = write(items);
+    // Awaited by the next flush or at the end; this only keeps a failure from counting as unhandled meanwhile.
+    inFlight.catch(() => {});
   };
 
   for await (const item of options.read()) {
@@ -132,6 +134,7 @@ export async function runImport(options: {
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  await inFlight;
   progress(true);
   // Finished: a later run starts over and finds every user already there (the server is the record of what exists).
   if (!report.dry_run && existsSync(checkpointPath)) rmSync(checkpointPath);

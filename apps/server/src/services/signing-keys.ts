@@ -5,6 +5,7 @@
 import type { KeyObject } from "node:crypto";
 import type { PublicJwk } from "@gatehouse/contract";
 import type { JWTPayload } from "jose";
+import type { AuditLog } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { peekHeader, privateKeyFromJwk, publicKeyFromJwk, signEs256, verifyEs256 } from "../crypto/es256.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -40,6 +41,8 @@ export function createSigningKeyService(deps: {
   accessTokenLifetimeMs: number;
   /** Rotations announced by other processes: their retired keys must stop verifying here too. */
   changes: ChangeFeed;
+  /** A rotation is an admin action: it leaves a `signing_key.rotated` entry in the rotation's transaction. */
+  audit: Pick<AuditLog, "record">;
 }) {
   const { repo, box, clock, changes } = deps;
   // Key material never changes for a kid, so imported keys are cached for the life of the process.
@@ -212,6 +215,7 @@ export function createSigningKeyService(deps: {
     async rotate(tx: Db, projectId: string): Promise<void> {
       const now = clock.now();
       const published = await repo.published(projectId, tx);
+      const retired: string[] = [];
       for (const key of published) {
         const supersededAt = published
           .filter((k) => k.audience === key.audience && k.signsFrom > key.signsFrom)
@@ -219,11 +223,22 @@ export function createSigningKeyService(deps: {
           .sort((a, b) => a - b)[0];
         if (supersededAt !== undefined && supersededAt + deps.accessTokenLifetimeMs <= now.getTime()) {
           await repo.retire(tx, key.id, now);
+          retired.push(key.id);
           verifying.delete(key.id);
           for (const [token, entry] of verified) if (entry.kid === key.id) verified.delete(token);
         }
       }
-      await repo.insert(tx, await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS)));
+      const rows = await newKeyRows(projectId, new Date(now.getTime() + JWKS_CACHE_MS));
+      await repo.insert(tx, rows);
+      await deps.audit.record(tx, projectId, {
+        type: "signing_key.rotated",
+        target: { type: "project", id: projectId },
+        details: {
+          published: rows.map((row) => row.id),
+          retired: retired,
+          signs_from_millis: rows[0]?.signsFrom.getTime(),
+        },
+      });
       publishedCache.delete(projectId);
       await announceChange(tx, `${CHANGE}${projectId}`);
     },

@@ -113,6 +113,21 @@ export function toClientUser(user: UserRecord): ClientUser {
   return { ...client, selected_team: selected_team && toClientTeam(selected_team) };
 }
 
+/** The contact-channel row of a new primary e-mail. */
+function primaryChannel(projectId: string, userId: string, email: NonNullable<NewUser["email"]>, now: Date) {
+  return {
+    id: randomUUID(),
+    projectId,
+    userId,
+    value: email.value,
+    normalized: email.value.toLowerCase(),
+    isVerified: email.verified,
+    isPrimary: true,
+    usedForAuth: email.usedForAuth,
+    createdAt: now,
+  };
+}
+
 export function createUserService(deps: {
   repo: UsersRepo;
   oauthAccounts: OAuthAccountsRepo;
@@ -147,39 +162,88 @@ export function createUserService(deps: {
 
     /** create(), returning the new user as the `user.created` event read it (sign-up needs no second read). */
     async createRecord(tx: Db, input: NewUser): Promise<UserRecord> {
-      const id = randomUUID();
+      const [user] = await service.createMany(tx, input.project, [input]);
+      if (!user) throw KnownErrors.USER_NOT_FOUND();
+      return user;
+    },
+
+    /**
+     * create() for many users of one project (a bulk import): each table written in one statement for all of them,
+     * the per-user steps (default permissions, personal team, first operator) in turn, and one `user.created`
+     * each. Returns the new users in the order given.
+     */
+    async createMany(tx: Db, project: Project, inputs: Omit<NewUser, "project">[]): Promise<UserRecord[]> {
       const now = deps.clock.now();
-      const { project } = input;
-      const displayName = input.displayName || null;
-      await deps.repo.insert(tx, {
-        ...input.columns,
-        id,
-        projectId: project.id,
-        displayName,
-        passwordHash: input.passwordHash ?? null,
-        otpAuthEnabled: input.otpAuthEnabled ?? false,
-        isAnonymous: input.isAnonymous ?? false,
-        signedUpAt: now,
-        lastActiveAt: now,
-      });
-      if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
-      for (const account of input.oauthProviders ?? []) {
-        await deps.oauthAccounts.insert(tx, {
-          id: randomUUID(),
+      const made = inputs.map((input) => ({
+        input,
+        id: randomUUID(),
+        displayName: input.displayName || null,
+      }));
+      await deps.repo.insert(
+        tx,
+        made.map(({ input, id, displayName }) => ({
+          ...input.columns,
+          id,
           projectId: project.id,
-          userId: id,
-          ...account,
-          createdAt: now,
-        });
+          displayName,
+          passwordHash: input.passwordHash ?? null,
+          otpAuthEnabled: input.otpAuthEnabled ?? false,
+          isAnonymous: input.isAnonymous ?? false,
+          signedUpAt: now,
+          lastActiveAt: now,
+        })),
+      );
+      await deps.repo.insertChannel(
+        tx,
+        made.flatMap(({ input, id }) =>
+          input.email ? [primaryChannel(project.id, id, input.email, now)] : [],
+        ),
+      );
+      await deps.oauthAccounts.insert(
+        tx,
+        made.flatMap(({ input, id }) =>
+          (input.oauthProviders ?? []).map((account) => ({
+            id: randomUUID(),
+            projectId: project.id,
+            userId: id,
+            ...account,
+            createdAt: now,
+          })),
+        ),
+      );
+      for (const { input, id, displayName } of made) {
+        await deps.projectPermissions.grantDefaults(tx, project, id);
+        if (project.config.create_team_on_sign_up && !input.isAnonymous) {
+          await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
+        }
+        if (
+          !input.isAnonymous &&
+          !input.columns?.restrictedByAdmin &&
+          input.mayBecomeFirstOperator !== false
+        ) {
+          await joinAsFirstOperator(tx, project, id);
+        }
       }
-      await deps.projectPermissions.grantDefaults(tx, project, id);
-      if (project.config.create_team_on_sign_up && !input.isAnonymous) {
-        await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
-      }
-      if (!input.isAnonymous && !input.columns?.restrictedByAdmin && input.mayBecomeFirstOperator !== false) {
-        await joinAsFirstOperator(tx, project, id);
-      }
-      return service.recordEvent(tx, project.id, id, "user.created");
+      const byId = new Map(
+        (
+          await deps.repo.findMany(
+            project.id,
+            made.map(({ id }) => id),
+            tx,
+          )
+        ).map((user) => [user.id, user]),
+      );
+      const created = made.map(({ id }) => {
+        const user = byId.get(id);
+        if (!user) throw KnownErrors.USER_NOT_FOUND();
+        return user;
+      });
+      await deps.events.record(
+        tx,
+        project.id,
+        ...created.map((user) => ({ type: "user.created" as const, data: toServerUser(user) })),
+      );
+      return created;
     },
 
     /**
@@ -232,17 +296,7 @@ export function createUserService(deps: {
     },
 
     async addPrimaryEmail(tx: Db, projectId: string, userId: string, email: NonNullable<NewUser["email"]>) {
-      await deps.repo.insertChannel(tx, {
-        id: randomUUID(),
-        projectId,
-        userId,
-        value: email.value,
-        normalized: email.value.toLowerCase(),
-        isVerified: email.verified,
-        isPrimary: true,
-        usedForAuth: email.usedForAuth,
-        createdAt: deps.clock.now(),
-      });
+      await deps.repo.insertChannel(tx, primaryChannel(projectId, userId, email, deps.clock.now()));
     },
 
     /**

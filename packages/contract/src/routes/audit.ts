@@ -29,6 +29,8 @@ export const AUDIT_EVENT_TYPES = [
   "sso_connection.deleted",
   /** A user's primary e-mail address changed (the user update, or a contact channel made or changed as primary). */
   "user.email_changed",
+  /** The project's token-signing keys were rotated (new keys published; superseded ones retired). */
+  "signing_key.rotated",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

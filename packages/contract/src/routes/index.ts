@@ -38,6 +38,7 @@ import { crossDomainRoutes } from "./cross-domain.ts";
 import { emailTemplateRoutes } from "./email-templates.ts";
 import { emailTsxRoutes } from "./email-tsx.ts";
 import { emailRoutes } from "./emails.ts";
+import { importRoutes } from "./imports.ts";
 import { apiRootRoute, checkFeatureSupportRoute, docsRoute, healthRoute, openApiRoute } from "./meta.ts";
 import { getMetricsRoute } from "./metrics.ts";
 import { oauthRoutes } from "./oauth.ts";
@@ -74,6 +75,7 @@ export * from "./cross-domain.ts";
 export * from "./email-templates.ts";
 export * from "./email-tsx.ts";
 export * from "./emails.ts";
+export * from "./imports.ts";
 export * from "./meta.ts";
 export * from "./metrics.ts";
 export * from "./oauth.ts";
@@ -158,4 +160,5 @@ export const allRoutes = [
   ...auditRoutes,
   ...signingKeyRoutes,
   ...backupRoutes,
+  ...importRoutes,
 ] as const;

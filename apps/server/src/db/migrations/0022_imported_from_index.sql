@@ -1,0 +1,1 @@
+CREATE INDEX "users_imported_from_idx" ON "users" USING btree (("server_metadata" #>> '{imported_from,id}'),("server_metadata" #>> '{imported_from,provider}'),"project_id") WHERE ("users"."server_metadata" -> 'imported_from') is not null;
