@@ -9,9 +9,7 @@
 // decrypted assertion as on a plain one.
 
 import { KnownErrors } from "@gatehouse/contract";
-import { SAML, ValidateInResponseTo } from "@node-saml/node-saml";
-import { DOMParser } from "@xmldom/xmldom";
-import { generate } from "selfsigned";
+import type { SAML } from "@node-saml/node-saml";
 import { isPublicUrl } from "../webhooks/addresses.ts";
 import { type SamlSettings, type SsoUrls, ssoUrls } from "./connections.ts";
 
@@ -19,6 +17,22 @@ import { type SamlSettings, type SsoUrls, ssoUrls } from "./connections.ts";
 const CLOCK_SKEW_MS = 60_000;
 const METADATA_TIMEOUT_MS = 10_000;
 const METADATA_MAX_BYTES = 262_144;
+// The XML libraries (node-saml with xml-crypto and xmldom, about 6 MiB of heap) and selfsigned (node-forge) load with
+// the first SAML connection that is used or created, as library.ts does for oidc-provider: an idle server without
+// SAML connections does not hold them.
+let libraries:
+  | Promise<{
+      saml: typeof import("@node-saml/node-saml");
+      xmldom: typeof import("@xmldom/xmldom");
+    }>
+  | undefined;
+const samlLibraries = () => {
+  libraries ??= Promise.all([import("@node-saml/node-saml"), import("@xmldom/xmldom")]).then(
+    ([saml, xmldom]) => ({ saml, xmldom }),
+  );
+  return libraries;
+};
+
 const SAML_NS = "urn:oasis:names:tc:SAML:2.0:assertion";
 const MD_NS = "urn:oasis:names:tc:SAML:2.0:metadata";
 const DS_NS = "http://www.w3.org/2000/09/xmldsig#";
@@ -50,7 +64,8 @@ const toPem = (cert: string) => {
 };
 
 /** The IdP's entity id, sign-in URL and signing certificates from its metadata document. */
-export function parseIdpMetadata(xml: string): SamlSettings {
+export async function parseIdpMetadata(xml: string): Promise<SamlSettings> {
+  const { DOMParser } = (await samlLibraries()).xmldom;
   const doc = new DOMParser().parseFromString(xml, "text/xml");
   const entity = doc.getElementsByTagNameNS(MD_NS, "EntityDescriptor")[0];
   const idp = entity?.getElementsByTagNameNS(MD_NS, "IDPSSODescriptor")[0];
@@ -85,6 +100,7 @@ export type SamlServiceProviderDeps = {
 
 /** A key pair for a connection's encrypted assertions: RSA 2048, a self-signed certificate valid ten years. */
 export async function samlEncryptionKey(): Promise<{ certificate: string; privateKey: string }> {
+  const { generate } = await import("selfsigned");
   const now = new Date();
   const pems = await generate([{ name: "commonName", value: "Gatehouse SAML encryption" }], {
     keySize: 2048,
@@ -101,7 +117,8 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
       ? deps.openKey(settings.sealed_sp_encryption_key)
       : undefined;
 
-  function library(connectionId: string, settings: SamlSettings, requestId?: string): SAML {
+  async function library(connectionId: string, settings: SamlSettings, requestId?: string): Promise<SAML> {
+    const { SAML, ValidateInResponseTo } = (await samlLibraries()).saml;
     const urls: SsoUrls = ssoUrls(deps.baseUrl, connectionId);
     const decryptionPvk = decryptionKey(settings);
     return new SAML({
@@ -127,7 +144,13 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
   }
 
   /** What the library verified: the assertion's XML, read again only for the checks the library leaves to us. */
-  function readAssertion(connectionId: string, xml: string, acs: string, profile: Record<string, unknown>) {
+  async function readAssertion(
+    connectionId: string,
+    xml: string,
+    acs: string,
+    profile: Record<string, unknown>,
+  ): Promise<VerifiedAssertion> {
+    const { DOMParser } = (await samlLibraries()).xmldom;
     const doc = new DOMParser().parseFromString(xml, "text/xml");
     const assertion = doc.documentElement;
     const confirmation = assertion?.getElementsByTagNameNS(SAML_NS, "SubjectConfirmationData")[0];
@@ -186,8 +209,17 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
     },
 
     /** The IdP's sign-in URL with our AuthnRequest (id `requestId`) and the flow's state as RelayState. */
-    authorizationUrl(connectionId: string, settings: SamlSettings, requestId: string, relayState: string) {
-      return library(connectionId, settings, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+    async authorizationUrl(
+      connectionId: string,
+      settings: SamlSettings,
+      requestId: string,
+      relayState: string,
+    ) {
+      return (await library(connectionId, settings, requestId)).getAuthorizeUrlAsync(
+        relayState,
+        undefined,
+        {},
+      );
     },
 
     /** Validates a POSTed SAMLResponse; any failure is SSO_IDENTITY_PROVIDER_ERROR with what failed. */
@@ -198,7 +230,7 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
     ): Promise<VerifiedAssertion> {
       let result: Awaited<ReturnType<SAML["validatePostResponseAsync"]>>;
       try {
-        result = await library(connectionId, settings).validatePostResponseAsync({
+        result = await (await library(connectionId, settings)).validatePostResponseAsync({
           SAMLResponse: samlResponse,
         });
       } catch (error) {
@@ -210,8 +242,8 @@ export function createSamlServiceProvider(deps: SamlServiceProviderDeps) {
     },
 
     /** Our SP metadata for the connection, to upload at the IdP. */
-    metadata(connectionId: string, settings: SamlSettings): string {
-      return library(connectionId, settings).generateServiceProviderMetadata(
+    async metadata(connectionId: string, settings: SamlSettings): Promise<string> {
+      return (await library(connectionId, settings)).generateServiceProviderMetadata(
         settings.sp_encryption_certificate ?? null,
         null,
       );

@@ -3,8 +3,7 @@
 // sign-up, reset, set and update, after the length check and before any hashing.
 import { createHash } from "node:crypto";
 import { KnownErrors, type ProjectConfig } from "@gatehouse/contract";
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as zxcvbnCommon from "@zxcvbn-ts/language-common";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 export const DEFAULT_RANGE_URL = "https://api.pwnedpasswords.com/range/";
 /** How many of the ranked common passwords count as breached when the range service cannot answer. */
@@ -55,18 +54,21 @@ export function guessableWords(inputs: string[]): string[] {
 export function createPasswordPolicy(deps: PasswordPolicyDeps = {}) {
   const doFetch = deps.fetch ?? fetch;
   const timeoutMs = deps.rangeTimeoutMs ?? 3000;
-  // Built on first use: the dictionaries take a moment to decompress, and most processes never need them.
-  let commonList: Set<string> | undefined;
-  let estimator: ZxcvbnFactory | undefined;
+  // Loaded and built on first use, as oidc-provider/library.ts does: the dictionaries take a moment to decompress and
+  // hold a few MiB, and an idle process (or one that never takes a password) never needs them.
+  let commonList: Promise<Set<string>> | undefined;
+  let estimator: Promise<ZxcvbnFactory> | undefined;
   const common = () => {
-    commonList ??= new Set(zxcvbnCommon.dictionary["passwords-common"]?.slice(0, OFFLINE_LIST_SIZE) ?? []);
+    commonList ??= import("@zxcvbn-ts/language-common").then(
+      ({ dictionary }) => new Set(dictionary["passwords-common"]?.slice(0, OFFLINE_LIST_SIZE) ?? []),
+    );
     return commonList;
   };
   const zxcvbn = () => {
-    estimator ??= new ZxcvbnFactory({
-      dictionary: { ...zxcvbnCommon.dictionary },
-      graphs: zxcvbnCommon.adjacencyGraphs,
-    });
+    estimator ??= Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common")]).then(
+      ([{ ZxcvbnFactory }, { dictionary, adjacencyGraphs }]) =>
+        new ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs }),
+    );
     return estimator;
   };
 
@@ -99,8 +101,8 @@ export function createPasswordPolicy(deps: PasswordPolicyDeps = {}) {
       const mode = config.password_breach_check ?? "list";
       if (mode !== "off") {
         // Case-folded: "Password1" is as breached as "password1" for any guesser.
-        if (common().has(password) || common().has(password.toLowerCase()))
-          throw KnownErrors.PASSWORD_BREACHED();
+        const list = await common();
+        if (list.has(password) || list.has(password.toLowerCase())) throw KnownErrors.PASSWORD_BREACHED();
         if (mode === "range") {
           const listed = await inRange(config.password_breach_range_url ?? DEFAULT_RANGE_URL, password);
           if (listed) throw KnownErrors.PASSWORD_BREACHED();
@@ -108,7 +110,7 @@ export function createPasswordPolicy(deps: PasswordPolicyDeps = {}) {
       }
       const minScore = config.password_min_strength ?? null;
       if (minScore !== null && minScore > 0) {
-        const { score } = zxcvbn().check(password, guessableWords(userInputs));
+        const { score } = (await zxcvbn()).check(password, guessableWords(userInputs));
         if (score < minScore) throw KnownErrors.PASSWORD_TOO_WEAK({ score, min_score: minScore });
       }
     },
