@@ -233,6 +233,10 @@ export function TeamSsoDomains(props: TeamPartProps) {
     invalidate(keyOf(props, "sso-domains"));
     setVerifiedName(verified.verified ? name : null);
   });
+  const enforce = useFormAction(async (id: string, enforceSso: boolean) => {
+    await sso.updateDomain(id, { enforce_sso: enforceSso });
+    invalidate(keyOf(props, "sso-domains"));
+  });
   const add = useFormAction(async (name: string) => {
     await sso.createDomain(name);
     invalidate(keyOf(props, "sso-domains"));
@@ -270,6 +274,16 @@ export function TeamSsoDomains(props: TeamPartProps) {
                       : t("sso.domain.notVerified")}
                   </td>
                   <td className="dash-actions">
+                    <label className="dash-check">
+                      <input
+                        type="checkbox"
+                        aria-label={t("sso.domain.enforceName", { domain: d.domain })}
+                        checked={d.enforce_sso}
+                        disabled={enforce.pending}
+                        onChange={(event) => void enforce.run(d.id, event.target.checked)}
+                      />
+                      {t("sso.domain.enforce")}
+                    </label>
                     {!d.verified && (
                       <Button
                         aria-label={t("sso.domain.verifyName", { domain: d.domain })}
@@ -296,6 +310,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
         </TableScroll>
       )}
       {verify.error && <Alert>{verify.error}</Alert>}
+      {enforce.error && <Alert>{enforce.error}</Alert>}
       {verifiedName && <Alert kind="success">{t("sso.domain.isVerified", { name: verifiedName })}</Alert>}
       <form
         className="dash-form dash-inline-form"
