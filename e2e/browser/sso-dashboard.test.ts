@@ -2,7 +2,7 @@
 // the team admin claims the IdP's e-mail domain and verifies it against a loopback DNS server (the TXT record the
 // tab shows), adds a SAML connection by the real SAML IdP process's metadata URL, finds on the tab the SP entity id
 // and ACS URL the IdP is then configured with (it reads them from the SP metadata URL the tab shows), tests the
-// connection through the IdP's own sign-in page, and turns on "Require SSO" for the domain. axe-core finds no serious
+// connection through the IdP's own sign-in page (and sees a tampered assertion's refusal in words), and turns on "Require SSO" for the domain. axe-core finds no serious
 // or critical violation on the tab. Screenshots: test-output/sso-dashboard/.
 // Not yet here (issue 19's whole story): the OIDC connection from the tab, the end user's sign-in through each, SCIM
 // deactivation signing them out, and the refused password sign-in on the project's sign-in page (e2e/browser/sso.test.ts
@@ -110,6 +110,25 @@ describe("a team's SSO from the dashboard", () => {
       .waitFor();
     await expect(connection().innerText()).resolves.toContain("grace");
     await shoot(page, "sso-test-succeeded");
+  });
+
+  it("shows a failed test in words: a tampered assertion is refused", async () => {
+    // A new sign-in at the IdP (its session forgotten), whose form is made to send a tampered assertion.
+    await page.context().clearCookies({ domain: "127.0.0.1" });
+    await connection().getByRole("button", { name: "Test connection" }).click();
+    await page.waitForURL(`${idp.origin}/**`);
+    await page.getByLabel("Login").fill("mallory");
+    await page.evaluate(() => {
+      const variant = Object.assign(document.createElement("input"), { type: "hidden", name: "variant" });
+      variant.value = "tampered";
+      document.forms[0]?.append(variant);
+    });
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.baseUrl}/dashboard/**`);
+    await connection()
+      .getByText(/The test failed: .*Invalid signature/)
+      .waitFor();
+    await shoot(page, "sso-test-failed");
   });
 
   it("requires SSO for the domain", async () => {
