@@ -87,9 +87,10 @@ export function TeamSsoConnections(props: TeamPartProps) {
  * "Test connection": a sign-in at the identity provider that signs no one in. The browser goes to the provider and
  * comes back to this page with `sso_test_id`; the panel then shows what the provider sent, or what failed.
  */
-const reasonOf = (details: unknown) => {
+/** The error's reason, unless its message already says it (SSO_IDENTITY_PROVIDER_ERROR's does). */
+const reasonOf = (message: string, details: unknown) => {
   const reason = (details as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === "string" ? reason : "";
+  return typeof reason === "string" && !message.includes(reason) ? reason : "";
 };
 
 function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
@@ -130,7 +131,7 @@ function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
         <Alert>
           {t("sso.test.failed", {
             message: result.error?.message ?? "",
-            reason: reasonOf(result.error?.details),
+            reason: reasonOf(result.error?.message ?? "", result.error?.details),
           })}
         </Alert>
       )}
