@@ -26,7 +26,8 @@ export type SamlSettings = {
   idp_certificates: string[];
   /**
    * Our key pair for encrypted assertions, made per connection when it is created (or first changed): the certificate
-   * is published in our SP metadata, the private key sealed at rest. Connections made before it have none.
+   * is published in our SP metadata, the private key sealed at rest. Connections made before it get theirs when
+   * their SP metadata is read or a sign-in starts (`withEncryptionKey`).
    */
   sp_encryption_certificate?: string;
   sealed_sp_encryption_key?: string;
@@ -126,10 +127,14 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
         sealed_sp_encryption_key: previous.sealed_sp_encryption_key,
       };
     }
-    if (!deps.samlEncryptionKey) return settings;
+    const key = await newEncryptionKey();
+    return key ? { ...settings, ...key } : settings;
+  }
+
+  async function newEncryptionKey() {
+    if (!deps.samlEncryptionKey) return undefined;
     const key = await deps.samlEncryptionKey();
     return {
-      ...settings,
       sp_encryption_certificate: key.certificate,
       sealed_sp_encryption_key: deps.box.seal(key.privateKey),
     };
@@ -143,6 +148,20 @@ export function createSsoConnections(deps: SsoConnectionsDeps) {
 
   return {
     toWire,
+
+    /**
+     * The connection, a SAML one made before encrypted assertions given its key first: otherwise it would get one
+     * only when its SAML settings next change, and its SP metadata would offer the IdP no certificate to encrypt to.
+     */
+    async withEncryptionKey(db: Db, row: SsoConnectionRow): Promise<SsoConnectionRow> {
+      if (row.protocol !== "saml" || (row.settings as SamlSettings).sp_encryption_certificate) return row;
+      const key = await newEncryptionKey();
+      if (!key) return row;
+      const updated =
+        (await deps.repo.addSamlKeyIfMissing(db, row.id, key)) ??
+        (await deps.repo.findConnectionAnywhere(db, row.id));
+      return updated ?? row;
+    },
 
     async list(db: Db, projectId: string, teamId: string): Promise<SsoConnection[]> {
       await assertTeam(db, projectId, teamId);

@@ -72,6 +72,8 @@ export type SsoFlowDeps = {
   baseUrl: string;
   /** Seals our PKCE verifiers inside the stored flow. */
   box: SecretBox;
+  /** Gives a SAML connection made before encrypted assertions its key (connections.ts `withEncryptionKey`). */
+  withEncryptionKey: (connection: SsoConnectionRow) => Promise<SsoConnectionRow>;
 };
 
 export function createSsoFlow(deps: SsoFlowDeps) {
@@ -80,7 +82,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     if (input.connection_id) {
       const row = await deps.repo.findConnection(deps.db, project.id, input.connection_id);
       if (!row?.enabled) throw KnownErrors.SSO_CONNECTION_NOT_FOUND({ connection_id: input.connection_id });
-      return row;
+      return deps.withEncryptionKey(row);
     }
     const domain = input.email?.split("@")[1]?.toLowerCase();
     if (!domain) throw KnownErrors.SCHEMA_ERROR({ message: "Give connection_id or email." });
@@ -88,7 +90,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
     const candidates = claim ? await deps.repo.listConnections(deps.db, project.id, claim.teamId) : [];
     const row = candidates.find((c) => c.enabled && (!claim?.connectionId || c.id === claim.connectionId));
     if (!row) throw KnownErrors.SSO_DOMAIN_NOT_FOUND({ domain });
-    return row;
+    return deps.withEncryptionKey(row);
   }
 
   /** The stored flow for this state and connection, used once; its project. */
@@ -252,7 +254,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
       deps.codes.create(tx, { projectId: project.id, purpose: "sso_flow", data }),
     );
     if (connection.protocol === "saml") {
-      const settings = connection.settings as SamlSettings;
+      const settings = (await deps.withEncryptionKey(connection)).settings as SamlSettings;
       return {
         state,
         location: await deps.saml.authorizationUrl(
@@ -414,7 +416,7 @@ export function createSsoFlow(deps: SsoFlowDeps) {
 
     /** Our SP metadata for a SAML connection (public: identity providers fetch it). */
     async samlMetadata(connectionId: string): Promise<string> {
-      const { connection } = await samlConnection(connectionId);
+      const connection = await deps.withEncryptionKey((await samlConnection(connectionId)).connection);
       return deps.saml.metadata(connectionId, connection.settings as SamlSettings);
     },
   };

@@ -96,6 +96,7 @@ export function createSso(deps: SsoDeps) {
     saml,
     baseUrl: deps.baseUrl,
     box: createSecretBox(deps.secret, "sso-flow"),
+    withEncryptionKey: (connection) => connections.withEncryptionKey(deps.db, connection),
   });
   const domains = createSsoDomains({
     repo,

@@ -1,5 +1,5 @@
 // The SSO tables: a team's connections, the identities they signed in, and the SAML assertion ids already used.
-import { and, asc, eq, isNotNull, lt } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { ssoAssertionIds, ssoConnections, ssoDomains, ssoIdentities } from "../db/schema.ts";
@@ -45,6 +45,28 @@ export function createSsoRepo() {
       changes: Partial<Pick<SsoConnectionRow, "displayName" | "enabled" | "settings" | "attributeMapping">>,
     ): Promise<SsoConnectionRow | undefined> {
       const [row] = await db.update(ssoConnections).set(changes).where(eq(ssoConnections.id, id)).returning();
+      return row;
+    },
+
+    /**
+     * Adds `fields` to a connection's settings only while it has no SAML encryption certificate yet: of callers racing
+     * to give an older connection its key, exactly one wins (the others read the winner's).
+     */
+    async addSamlKeyIfMissing(
+      db: Db,
+      id: string,
+      fields: { sp_encryption_certificate: string; sealed_sp_encryption_key: string },
+    ): Promise<SsoConnectionRow | undefined> {
+      const [row] = await db
+        .update(ssoConnections)
+        .set({ settings: sql`${ssoConnections.settings} || ${JSON.stringify(fields)}::jsonb` })
+        .where(
+          and(
+            eq(ssoConnections.id, id),
+            sql`${ssoConnections.settings}->>'sp_encryption_certificate' is null`,
+          ),
+        )
+        .returning();
       return row;
     },
 

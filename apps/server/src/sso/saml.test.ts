@@ -4,7 +4,9 @@
 // attacks — unsigned, tampered, rogue-signed, expired, wrong-audience, wrong-recipient and signature-wrapped
 // assertions, replays (same flow, another flow, IdP-initiated), IdP-initiated responses to another team's connection,
 // and RelayState as an open redirect.
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ssoConnections } from "../db/schema.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { landingError, local, oauthClient, pkcePair } from "../testing/oauth-client.ts";
 import { type SamlIdp, type SamlPost, startSamlIdp } from "../testing/saml-idp-process.ts";
@@ -378,6 +380,61 @@ describe("encrypted assertions", () => {
     );
     expect(after.saml.sp_encryption_certificate).toBe(before.saml.sp_encryption_certificate);
     await signIn(connectionC, uniqueLogin());
+  });
+
+  /** Makes a connection look like one created before encrypted assertions: no key in its settings. */
+  async function withoutKey(teamId: string): Promise<string> {
+    const { id } = await expectJson<{ id: string }>(
+      await request(`/api/v1/teams/${teamId}/sso-connections`, {
+        method: "POST",
+        body: { protocol: "saml", display_name: "Older IdP", saml: { idp_metadata_url: idp.metadataUrl } },
+      }),
+      201,
+    );
+    const db = server.deps.db;
+    await db
+      .update(ssoConnections)
+      .set({
+        settings: sql`${ssoConnections.settings} - 'sp_encryption_certificate' - 'sealed_sp_encryption_key'`,
+      })
+      .where(eq(ssoConnections.id, id));
+    const [row] = await db.select().from(ssoConnections).where(eq(ssoConnections.id, id));
+    expect(row?.settings).not.toHaveProperty("sp_encryption_certificate");
+    return id;
+  }
+  const certificateOf = async (teamId: string, id: string) =>
+    (
+      await expectJson<{ saml: { sp_encryption_certificate: string | null } }>(
+        await request(`/api/v1/teams/${teamId}/sso-connections/${id}`),
+      )
+    ).saml.sp_encryption_certificate;
+
+  it("gives an older connection its key when its SP metadata is read, once", async () => {
+    const id = await withoutKey(teamC);
+    expect(await certificateOf(teamC, id)).toBeNull();
+    const metadataUrl = `/api/v1/auth/sso/saml/${id}/metadata`;
+    const reads = await Promise.all([1, 2, 3].map(() => server.request(metadataUrl)));
+    const texts = await Promise.all(reads.map((r) => r.text()));
+    const certificate = await certificateOf(teamC, id);
+    expect(certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    const body = (certificate ?? "").replace(/-----[A-Z ]+-----|\s/g, "");
+    // Every concurrent reader was handed the one key that was kept.
+    for (const text of texts) {
+      expect(text).toMatch(/KeyDescriptor[^>]*use="encryption"/);
+      expect(text.replace(/\s/g, "")).toContain(body);
+    }
+    // The IdP encrypts to it, and the connection can open what it sends.
+    expect(await idp.registerSp(texts[0] ?? "")).toEqual({ entityId: entityOf(id), encrypts: true });
+    const { form } = await toAcs(id, uniqueLogin());
+    expect(decoded(form)).toContain("EncryptedAssertion");
+    const landed = await landing(form);
+    expect(landed.origin + landed.pathname, landed.toString()).toBe(REDIRECT_URI);
+  });
+
+  it("gives an older connection its key when a sign-in starts", async () => {
+    const id = await withoutKey(teamC);
+    await toAcs(id, uniqueLogin());
+    expect(await certificateOf(teamC, id)).toMatch(/^-----BEGIN CERTIFICATE-----/);
   });
 
   it.each([

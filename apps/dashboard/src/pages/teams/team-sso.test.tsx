@@ -3,7 +3,7 @@
 // domain shows its TXT record and a failed verification says why, and a SCIM token is shown once, listed, and revoked.
 import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { dashboardLiveSuite, renderScreen } from "../../testing.tsx";
 import { TeamPage } from "./team-page.tsx";
 
@@ -49,6 +49,20 @@ describe("a team's single sign-on", () => {
     ).toBeTruthy();
     await user.click(within(domains).getByRole("button", { name: "Verify corp.example" }));
     expect(await within(domains).findByText(/could not be verified/)).toBeTruthy();
+  });
+
+  it("requires SSO for a domain's addresses and lifts it again", async () => {
+    await teamPage();
+    const user = userEvent.setup();
+    const domains = panel("SSO domains");
+    const enforced = async () => (await live().project.app.teamSso(teamId).listDomains())[0]?.enforce_sso;
+    const box = await within(domains).findByRole("checkbox", { name: /^Require SSO for corp\.example/ });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    await user.click(box);
+    await vi.waitFor(async () => expect(await enforced()).toBe(true));
+    await vi.waitFor(() => expect((box as HTMLInputElement).checked).toBe(true));
+    await user.click(box);
+    await vi.waitFor(async () => expect(await enforced()).toBe(false));
   });
 
   it("creates a SCIM token shown once, lists it, and revokes it", async () => {

@@ -87,9 +87,10 @@ export function TeamSsoConnections(props: TeamPartProps) {
  * "Test connection": a sign-in at the identity provider that signs no one in. The browser goes to the provider and
  * comes back to this page with `sso_test_id`; the panel then shows what the provider sent, or what failed.
  */
-const reasonOf = (details: unknown) => {
+/** The error's reason, unless its message already says it (SSO_IDENTITY_PROVIDER_ERROR's does). */
+const reasonOf = (message: string, details: unknown) => {
   const reason = (details as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === "string" ? reason : "";
+  return typeof reason === "string" && !message.includes(reason) ? reason : "";
 };
 
 function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
@@ -130,7 +131,7 @@ function TestConnection(props: TeamPartProps & { connection: SsoConnection }) {
         <Alert>
           {t("sso.test.failed", {
             message: result.error?.message ?? "",
-            reason: reasonOf(result.error?.details),
+            reason: reasonOf(result.error?.message ?? "", result.error?.details),
           })}
         </Alert>
       )}
@@ -233,6 +234,10 @@ export function TeamSsoDomains(props: TeamPartProps) {
     invalidate(keyOf(props, "sso-domains"));
     setVerifiedName(verified.verified ? name : null);
   });
+  const enforce = useFormAction(async (id: string, enforceSso: boolean) => {
+    await sso.updateDomain(id, { enforce_sso: enforceSso });
+    invalidate(keyOf(props, "sso-domains"));
+  });
   const add = useFormAction(async (name: string) => {
     await sso.createDomain(name);
     invalidate(keyOf(props, "sso-domains"));
@@ -270,6 +275,16 @@ export function TeamSsoDomains(props: TeamPartProps) {
                       : t("sso.domain.notVerified")}
                   </td>
                   <td className="dash-actions">
+                    <label className="dash-check">
+                      <input
+                        type="checkbox"
+                        aria-label={t("sso.domain.enforceName", { domain: d.domain })}
+                        checked={d.enforce_sso}
+                        disabled={enforce.pending}
+                        onChange={(event) => void enforce.run(d.id, event.target.checked)}
+                      />
+                      {t("sso.domain.enforce")}
+                    </label>
                     {!d.verified && (
                       <Button
                         aria-label={t("sso.domain.verifyName", { domain: d.domain })}
@@ -296,6 +311,7 @@ export function TeamSsoDomains(props: TeamPartProps) {
         </TableScroll>
       )}
       {verify.error && <Alert>{verify.error}</Alert>}
+      {enforce.error && <Alert>{enforce.error}</Alert>}
       {verifiedName && <Alert kind="success">{t("sso.domain.isVerified", { name: verifiedName })}</Alert>}
       <form
         className="dash-form dash-inline-form"
