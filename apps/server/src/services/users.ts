@@ -11,7 +11,7 @@ import type { WebhookEvents } from "../webhooks/events.ts";
 import type { ProjectPermissionService } from "./project-permissions.ts";
 import type { Project } from "./projects.ts";
 import { INTERNAL_PROJECT_ID } from "./seed.ts";
-import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
+import { personalTeamName, type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
 
 /** Columns a creator may set beyond the ones NewUser names (the server's POST /users). */
 export type UserColumns = Partial<
@@ -148,35 +148,49 @@ export function createUserService(deps: {
       const now = deps.clock.now();
       const { project } = input;
       const displayName = input.displayName || null;
-      await deps.repo.insert(tx, {
-        ...input.columns,
-        id,
-        projectId: project.id,
-        displayName,
-        passwordHash: input.passwordHash ?? null,
-        otpAuthEnabled: input.otpAuthEnabled ?? false,
-        isAnonymous: input.isAnonymous ?? false,
-        signedUpAt: now,
-        lastActiveAt: now,
-      });
-      if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
-      for (const account of input.oauthProviders ?? []) {
-        await deps.oauthAccounts.insert(tx, {
-          id: randomUUID(),
+      // The events (team.created, the membership's, user.created) go in as one insert at the end, in this order.
+      return deps.events.collect(tx, async () => {
+        // The personal team goes in before its user (a team names no user), so the user row is inserted with it
+        // selected instead of updated afterwards; the membership follows the user.
+        const personalTeam =
+          project.config.create_team_on_sign_up && !input.isAnonymous
+            ? await deps.teams.create(tx, project, {
+                displayName: personalTeamName(displayName ?? input.email?.value ?? null),
+              })
+            : null;
+        await deps.repo.insert(tx, {
+          ...input.columns,
+          id,
           projectId: project.id,
-          userId: id,
-          ...account,
-          createdAt: now,
+          displayName,
+          passwordHash: input.passwordHash ?? null,
+          otpAuthEnabled: input.otpAuthEnabled ?? false,
+          isAnonymous: input.isAnonymous ?? false,
+          ...(personalTeam ? { selectedTeamId: personalTeam.id } : {}),
+          signedUpAt: now,
+          lastActiveAt: now,
         });
-      }
-      await deps.projectPermissions.grantDefaults(tx, project, id);
-      if (project.config.create_team_on_sign_up && !input.isAnonymous) {
-        await deps.teams.createPersonalTeam(tx, project, id, displayName ?? input.email?.value ?? null);
-      }
-      if (!input.isAnonymous && !input.columns?.restrictedByAdmin && input.mayBecomeFirstOperator !== false) {
-        await joinAsFirstOperator(tx, project, id);
-      }
-      return service.recordEvent(tx, project.id, id, "user.created");
+        if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
+        for (const account of input.oauthProviders ?? []) {
+          await deps.oauthAccounts.insert(tx, {
+            id: randomUUID(),
+            projectId: project.id,
+            userId: id,
+            ...account,
+            createdAt: now,
+          });
+        }
+        await deps.projectPermissions.grantDefaults(tx, project, id);
+        if (personalTeam) await deps.teams.addMember(tx, project, personalTeam.id, id, "creator");
+        if (
+          !input.isAnonymous &&
+          !input.columns?.restrictedByAdmin &&
+          input.mayBecomeFirstOperator !== false
+        ) {
+          await joinAsFirstOperator(tx, project, id);
+        }
+        return service.recordEvent(tx, project.id, id, "user.created");
+      });
     },
 
     /**

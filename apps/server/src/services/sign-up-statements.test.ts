@@ -1,0 +1,63 @@
+// Sign-up's transaction does what must be in it and nothing more (issue 24): the statements one password sign-up
+// sends are recorded at the database driver, so each saving below fails this test if it is undone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectJson } from "../testing/expect-error.ts";
+import { recordStatements } from "../testing/statement-recorder.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+  uniqueEmail,
+} from "../testing/test-server.ts";
+
+let server: TestServer;
+let keys: ProjectKeys;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  ({ keys } = await server.createProject({ config: { create_team_on_sign_up: true } }));
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function signUpStatements(): Promise<string[]> {
+  return recordStatements(server.deps.database, async () => {
+    const response = await server.request("/api/v1/auth/password/sign-up", {
+      method: "POST",
+      headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+      body: JSON.stringify({ email: uniqueEmail(), password: "a long enough password 1" }),
+    });
+    await expectJson(response);
+  });
+}
+
+const transactionOf = (statements: string[]) =>
+  statements.slice(statements.indexOf("begin"), statements.lastIndexOf("commit") + 1);
+
+describe("a password sign-up's transaction", () => {
+  it("inserts its webhook events (team, membership and grant, user) in one statement", async () => {
+    const tx = transactionOf(await signUpStatements());
+    const eventInserts = tx.filter((s) => s.startsWith('insert into "webhook_events" ("id"'));
+    expect(eventInserts).toHaveLength(1);
+    // team.created, team_membership.created, team_permission.created, user.created: four rows.
+    expect(eventInserts[0]?.match(/\(\$\d+, default,/g)).toHaveLength(4);
+  });
+
+  it("inserts the user with its personal team selected instead of updating it afterwards", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.startsWith('update "users"'))).toEqual([]);
+    const team = tx.findIndex((s) => s.startsWith('insert into "teams"'));
+    const user = tx.findIndex((s) => s.startsWith('insert into "users"'));
+    expect(team).toBeGreaterThan(-1);
+    expect(team).toBeLessThan(user);
+  });
+
+  it("records the new user's device without first reading the devices it cannot have", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.includes('from "known_devices"'))).toEqual([]);
+    expect(tx.filter((s) => s.startsWith('insert into "known_devices"'))).toHaveLength(1);
+  });
+});
