@@ -253,8 +253,11 @@ export function createUsersRepo(db: Db) {
       await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channelId));
     },
 
-    async insert(tx: Db, row: typeof users.$inferInsert): Promise<void> {
-      await tx.insert(users).values(row);
+    /** Inserts the user and answers the row as stored (defaults and the insert trigger's search text applied). */
+    async insert(tx: Db, row: typeof users.$inferInsert): Promise<UserRow> {
+      const [inserted] = await tx.insert(users).values(row).returning();
+      if (!inserted) throw new Error("User insert returned no row");
+      return inserted;
     },
 
     async update(tx: Db, userId: string, changes: Partial<typeof users.$inferInsert>): Promise<void> {

@@ -55,6 +55,38 @@ describe("a password sign-up's transaction", () => {
     expect(team).toBeLessThan(user);
   });
 
+  it("builds the user.created record from what the inserts returned, without reading the user back", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.startsWith('select "users"."id"'))).toEqual([]);
+  });
+
+  it("records user.created with the user exactly as a read finds it afterwards", async () => {
+    const server_ = accessHeaders("server", keys);
+    const created = await expectJson(
+      await server.request("/api/v1/users", {
+        method: "POST",
+        headers: { ...server_, "content-type": "application/json" },
+        body: JSON.stringify({
+          primary_email: uniqueEmail(),
+          primary_email_verified: true,
+          primary_email_auth_enabled: true,
+          display_name: "Full User",
+          password: "a long enough password 1",
+          client_metadata: { a: 1 },
+          server_metadata: { b: 2 },
+          oauth_providers: [{ id: "github", account_id: "gh-1", email: "gh@example.com" }],
+          country_code: "de",
+        }),
+      }),
+      201,
+    );
+    const read = await expectJson(await server.request(`/api/v1/users/${created.id}`, { headers: server_ }));
+    const events = await server.deps.events.list(keys.projectId);
+    const event = events.findLast((e) => e.type === "user.created" && e.data.id === created.id);
+    expect(read.selected_team).not.toBeNull();
+    expect(event?.data).toEqual(read);
+  });
+
   it("records the new user's device without first reading the devices it cannot have", async () => {
     const tx = transactionOf(await signUpStatements());
     expect(tx.filter((s) => s.includes('from "known_devices"'))).toEqual([]);

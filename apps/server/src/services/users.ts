@@ -158,7 +158,7 @@ export function createUserService(deps: {
                 displayName: personalTeamName(displayName ?? input.email?.value ?? null),
               })
             : null;
-        await deps.repo.insert(tx, {
+        const row = await deps.repo.insert(tx, {
           ...input.columns,
           id,
           projectId: project.id,
@@ -189,7 +189,28 @@ export function createUserService(deps: {
         ) {
           await joinAsFirstOperator(tx, project, id);
         }
-        return service.recordEvent(tx, project.id, id, "user.created");
+        // The record as a read would find it now, built from what the inserts returned instead of read back: nothing
+        // above changes the user row after its insert (the e-mail's trigger refreshes only its search text, which
+        // no view of a user shows).
+        const user: UserRecord = {
+          ...row,
+          primaryEmail: input.email
+            ? {
+                value: input.email.value,
+                isVerified: input.email.verified,
+                usedForAuth: input.email.usedForAuth,
+              }
+            : null,
+          selectedTeam: personalTeam,
+          oauthProviders: (input.oauthProviders ?? []).map((a) => ({
+            id: a.providerId,
+            account_id: a.accountId,
+            email: a.email,
+          })),
+          hasPasskey: false,
+        };
+        await deps.events.record(tx, project.id, { type: "user.created", data: toServerUser(user) });
+        return user;
       });
     },
 
