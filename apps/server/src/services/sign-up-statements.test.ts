@@ -93,3 +93,26 @@ describe("a password sign-up's transaction", () => {
     expect(tx.filter((s) => s.startsWith('insert into "known_devices"'))).toHaveLength(1);
   });
 });
+
+describe("a refresh", () => {
+  it("mints its token with the project the request read, not a second read of it", async () => {
+    const signedUp = await expectJson(
+      await server.request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email: uniqueEmail(), password: "a long enough password 1" }),
+      }),
+    );
+    const statements = await recordStatements(server.deps.database, async () => {
+      const response = await server.request("/api/v1/auth/sessions/current/refresh", {
+        method: "POST",
+        headers: {
+          ...accessHeaders("client", keys),
+          "x-stack-refresh-token": String(signedUp.refresh_token),
+        },
+      });
+      expect(typeof (await expectJson(response)).access_token).toBe("string");
+    });
+    expect(statements.filter((s) => s.startsWith('select "id", "display_name"'))).toEqual([]);
+  });
+});
