@@ -249,20 +249,27 @@ export function createSessionService(deps: {
       if (user.restrictedByAdmin) throw bannedError();
     },
 
-    async issue(opened: {
-      user: UserRecord;
-      sessionId: string;
-      refreshToken: string;
-    }): Promise<IssuedSession> {
-      return { ...opened, accessToken: await mintAccessToken(opened.user, opened.sessionId) };
+    /** `project`: the request's, when the caller has it (saves the mint reading it again). */
+    async issue(
+      opened: { user: UserRecord; sessionId: string; refreshToken: string },
+      project?: Project,
+    ): Promise<IssuedSession> {
+      return {
+        ...opened,
+        accessToken: await mintAccessToken(opened.user, opened.sessionId, undefined, project),
+      };
     },
 
     /** Creates the user with `insertUser` and its session in one transaction, then mints the tokens. */
-    async signInNew(insertUser: (tx: Db) => Promise<UserRecord>, method: string): Promise<IssuedSession> {
+    async signInNew(
+      insertUser: (tx: Db) => Promise<UserRecord>,
+      method: string,
+      project?: Project,
+    ): Promise<IssuedSession> {
       const opened = await inTransaction(deps.db, async (tx) =>
         this.open(tx, await insertUser(tx), { signIn: { method, isNewUser: true } }),
       );
-      return this.issue(opened);
+      return this.issue(opened, project);
     },
 
     /**

@@ -94,6 +94,28 @@ describe("a password sign-up's transaction", () => {
   });
 });
 
+describe("minting the access token of a password sign-up or sign-in", () => {
+  const projectReads = (statements: string[]) =>
+    statements.filter((s) => s.startsWith('select "id", "display_name"'));
+
+  it("uses the project the request read, not a second read of it", async () => {
+    expect(projectReads(await signUpStatements())).toEqual([]);
+    const email = uniqueEmail();
+    const password = "a long enough password 1";
+    const call = (path: string) =>
+      server.request(`/api/v1/auth/password/${path}`, {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+    await expectJson(await call("sign-up"));
+    const signIn = await recordStatements(server.deps.database, async () => {
+      expect(typeof (await expectJson(await call("sign-in"))).access_token).toBe("string");
+    });
+    expect(projectReads(signIn)).toEqual([]);
+  });
+});
+
 describe("a refresh", () => {
   it("mints its token with the project the request read, not a second read of it", async () => {
     const signedUp = await expectJson(
