@@ -266,10 +266,17 @@ export function createUsersRepo(db: Db) {
       await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channelId));
     },
 
-    /** One or many users in one statement. */
-    async insert(tx: Db, rows: typeof users.$inferInsert | (typeof users.$inferInsert)[]): Promise<void> {
-      if (Array.isArray(rows) && rows.length === 0) return;
-      await tx.insert(users).values(rows as (typeof users.$inferInsert)[]);
+    /** Inserts the user and answers the row as stored (defaults and the insert trigger's search text applied). */
+    async insert(tx: Db, row: typeof users.$inferInsert): Promise<UserRow> {
+      const [inserted] = await tx.insert(users).values(row).returning();
+      if (!inserted) throw new Error("User insert returned no row");
+      return inserted;
+    },
+
+    /** Many users in one statement (a bulk import). */
+    async insertMany(tx: Db, rows: (typeof users.$inferInsert)[]): Promise<void> {
+      if (rows.length === 0) return;
+      await tx.insert(users).values(rows);
     },
 
     async update(tx: Db, userId: string, changes: Partial<typeof users.$inferInsert>): Promise<void> {

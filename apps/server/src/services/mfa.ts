@@ -114,11 +114,11 @@ export function createMfaService(deps: {
   }
 
   /** The gate, second half, after the commit: the tokens, or MULTI_FACTOR_AUTHENTICATION_REQUIRED. */
-  async function issue(opened: OpenedSignIn): Promise<SignedIn> {
+  async function issue(opened: OpenedSignIn, project?: Project): Promise<SignedIn> {
     if ("attemptCode" in opened) {
       throw KnownErrors.MULTI_FACTOR_AUTHENTICATION_REQUIRED({ attempt_code: opened.attemptCode });
     }
-    return { ...(await deps.sessions.issue(opened.session)), isNewUser: opened.isNewUser };
+    return { ...(await deps.sessions.issue(opened.session, project)), isNewUser: opened.isNewUser };
   }
 
   return {

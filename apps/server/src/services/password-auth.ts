@@ -98,13 +98,17 @@ export function createPasswordAuth(deps: {
             if (!user) throw new Error("Upgraded user vanished inside its own transaction");
             return deps.mfa.open(tx, user, { isNewUser: true, method: "password" });
           });
-          return await deps.mfa.issue(opened);
+          return await deps.mfa.issue(opened, project);
         }
-        return await deps.sessions.signInNew(async (tx) => {
-          const user = await deps.users.createRecord(tx, { project, email, passwordHash });
-          await sendVerification(tx, user.id);
-          return user;
-        }, "password");
+        return await deps.sessions.signInNew(
+          async (tx) => {
+            const user = await deps.users.createRecord(tx, { project, email, passwordHash });
+            await sendVerification(tx, user.id);
+            return user;
+          },
+          "password",
+          project,
+        );
       } catch (error) {
         // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.
         if (isUniqueViolation(error)) throw emailTaken(input.email);
@@ -137,7 +141,7 @@ export function createPasswordAuth(deps: {
             return deps.mfa.open(tx, user, { isNewUser: false, method: "password" });
           })
         : await deps.mfa.open(deps.db, user, { isNewUser: false, method: "password" });
-      return deps.mfa.issue(opened);
+      return deps.mfa.issue(opened, project);
     },
 
     /**

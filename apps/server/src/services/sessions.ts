@@ -101,7 +101,8 @@ export function createSessionService(deps: {
   /** Key of the HMAC that derives rotated refresh tokens, from the server secret. */
   rotationKey: Buffer;
   /** [GO] The project's custom claims for this user (trust/token-claims.ts); none when absent. */
-  customClaims?: (user: UserRecord) => Promise<Record<string, unknown>>;
+  /** The project, when the caller has it, saves reading it again (a refresh mints a token per request). */
+  customClaims?: (user: UserRecord, project?: Project) => Promise<Record<string, unknown>>;
   /** [GO] Records the device of a sign-in and e-mails the user when it is new to them (trust/new-device.ts). */
   newDevice?: NewDeviceNotice;
 }) {
@@ -139,11 +140,12 @@ export function createSessionService(deps: {
     user: UserRecord,
     sessionId: string,
     lifetimeMs = deps.accessTokenLifetimeMs,
+    project?: Project,
   ) {
     const now = Math.floor(clock.now().getTime() / 1000);
     const audience = audienceOf(user);
     const restricted = audience !== "default";
-    const custom = deps.customClaims ? await deps.customClaims(user) : {};
+    const custom = deps.customClaims ? await deps.customClaims(user, project) : {};
     return deps.signingKeys.sign(user.projectId, audience, {
       // First, so no custom claim can replace a standard one (templates are also refused names of standard claims).
       ...custom,
@@ -247,20 +249,27 @@ export function createSessionService(deps: {
       if (user.restrictedByAdmin) throw bannedError();
     },
 
-    async issue(opened: {
-      user: UserRecord;
-      sessionId: string;
-      refreshToken: string;
-    }): Promise<IssuedSession> {
-      return { ...opened, accessToken: await mintAccessToken(opened.user, opened.sessionId) };
+    /** `project`: the request's, when the caller has it (saves the mint reading it again). */
+    async issue(
+      opened: { user: UserRecord; sessionId: string; refreshToken: string },
+      project?: Project,
+    ): Promise<IssuedSession> {
+      return {
+        ...opened,
+        accessToken: await mintAccessToken(opened.user, opened.sessionId, undefined, project),
+      };
     },
 
     /** Creates the user with `insertUser` and its session in one transaction, then mints the tokens. */
-    async signInNew(insertUser: (tx: Db) => Promise<UserRecord>, method: string): Promise<IssuedSession> {
+    async signInNew(
+      insertUser: (tx: Db) => Promise<UserRecord>,
+      method: string,
+      project?: Project,
+    ): Promise<IssuedSession> {
       const opened = await inTransaction(deps.db, async (tx) =>
         this.open(tx, await insertUser(tx), { signIn: { method, isNewUser: true } }),
       );
-      return this.issue(opened);
+      return this.issue(opened, project);
     },
 
     /**
@@ -302,7 +311,7 @@ export function createSessionService(deps: {
         await deps.repo.rotate(session.id, sha256Hex(presented), sha256Hex(refreshToken), now);
       }
       return {
-        accessToken: await mintAccessToken(session.user, session.id),
+        accessToken: await mintAccessToken(session.user, session.id, undefined, project),
         refreshToken,
         rotated: rotation,
       };

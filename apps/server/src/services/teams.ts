@@ -65,6 +65,9 @@ const membershipEvent = (
   userId: string,
 ) => ({ type, data: { team_id: teamId, user_id: userId } }) satisfies WebhookEvent;
 
+/** A personal team's name, from its user's display name or primary e-mail. */
+export const personalTeamName = (name: string | null) => (name ? `${name}'s Team` : "Personal Team");
+
 export function createTeamService(deps: {
   teamsRepo: TeamsRepo;
   usersRepo: UsersRepo;
@@ -135,12 +138,7 @@ export function createTeamService(deps: {
       userId: string,
       name: string | null,
     ): Promise<TeamRow> {
-      const team = await service.create(
-        tx,
-        project,
-        { displayName: name ? `${name}'s Team` : "Personal Team" },
-        userId,
-      );
+      const team = await service.create(tx, project, { displayName: personalTeamName(name) }, userId);
       await deps.usersRepo.update(tx, userId, { selectedTeamId: team.id });
       return team;
     },

@@ -12,7 +12,7 @@ import type { WebhookEvents } from "../webhooks/events.ts";
 import type { ProjectPermissionService } from "./project-permissions.ts";
 import type { Project } from "./projects.ts";
 import { INTERNAL_PROJECT_ID } from "./seed.ts";
-import { type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
+import { personalTeamName, type TeamService, toClientTeam, toServerTeam } from "./teams.ts";
 
 /** Columns a creator may set beyond the ones NewUser names (the server's POST /users). */
 export type UserColumns = Partial<
@@ -162,13 +162,79 @@ export function createUserService(deps: {
 
     /** create(), returning the new user as the `user.created` event read it (sign-up needs no second read). */
     async createRecord(tx: Db, input: NewUser): Promise<UserRecord> {
-      const [user] = await service.createMany(tx, input.project, [input]);
-      if (!user) throw KnownErrors.USER_NOT_FOUND();
-      return user;
+      const id = randomUUID();
+      const now = deps.clock.now();
+      const { project } = input;
+      const displayName = input.displayName || null;
+      // The events (team.created, the membership's, user.created) go in as one insert at the end, in this order.
+      return deps.events.collect(tx, async () => {
+        // The personal team goes in before its user (a team names no user), so the user row is inserted with it
+        // selected instead of updated afterwards; the membership follows the user.
+        const personalTeam =
+          project.config.create_team_on_sign_up && !input.isAnonymous
+            ? await deps.teams.create(tx, project, {
+                displayName: personalTeamName(displayName ?? input.email?.value ?? null),
+              })
+            : null;
+        const row = await deps.repo.insert(tx, {
+          ...input.columns,
+          id,
+          projectId: project.id,
+          displayName,
+          passwordHash: input.passwordHash ?? null,
+          otpAuthEnabled: input.otpAuthEnabled ?? false,
+          isAnonymous: input.isAnonymous ?? false,
+          ...(personalTeam ? { selectedTeamId: personalTeam.id } : {}),
+          signedUpAt: now,
+          lastActiveAt: now,
+        });
+        if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
+        for (const account of input.oauthProviders ?? []) {
+          await deps.oauthAccounts.insert(tx, {
+            id: randomUUID(),
+            projectId: project.id,
+            userId: id,
+            ...account,
+            createdAt: now,
+          });
+        }
+        await deps.projectPermissions.grantDefaults(tx, project, id);
+        if (personalTeam) await deps.teams.addMember(tx, project, personalTeam.id, id, "creator");
+        if (
+          !input.isAnonymous &&
+          !input.columns?.restrictedByAdmin &&
+          input.mayBecomeFirstOperator !== false
+        ) {
+          await joinAsFirstOperator(tx, project, id);
+        }
+        // The record as a read would find it now, built from what the inserts returned instead of read back: nothing
+        // above changes the user row after its insert (the e-mail's trigger refreshes only its search text, which
+        // no view of a user shows).
+        const user: UserRecord = {
+          ...row,
+          primaryEmail: input.email
+            ? {
+                value: input.email.value,
+                isVerified: input.email.verified,
+                usedForAuth: input.email.usedForAuth,
+              }
+            : null,
+          selectedTeam: personalTeam,
+          oauthProviders: (input.oauthProviders ?? []).map((a) => ({
+            id: a.providerId,
+            account_id: a.accountId,
+            email: a.email,
+          })),
+          hasPasskey: false,
+        };
+        await deps.events.record(tx, project.id, { type: "user.created", data: toServerUser(user) });
+        return user;
+      });
     },
 
     /**
-     * create() for many users of one project (a bulk import): each table written in one statement for all of them,
+     * create() for many users of one project (a bulk import; sign-up keeps createRecord, which saves statements
+     * a single user needs, such as the read back): each table written in one statement for all of them,
      * the per-user steps (default permissions, personal team, first operator) in turn, and one `user.created`
      * each. Returns the new users in the order given.
      */
@@ -179,7 +245,7 @@ export function createUserService(deps: {
         id: randomUUID(),
         displayName: input.displayName || null,
       }));
-      await deps.repo.insert(
+      await deps.repo.insertMany(
         tx,
         made.map(({ input, id, displayName }) => ({
           ...input.columns,

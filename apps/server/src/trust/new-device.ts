@@ -65,27 +65,26 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       const { ip, userAgent } = deps.scope.current();
       const device = deviceOf(userAgent);
       const deviceHash = sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
-      const now = deps.clock.now();
-      const record = () =>
-        tx.insert(knownDevices).values({ userId: user.id, deviceHash, createdAt: now }).onConflictDoNothing();
-      // A user created in this request has no device yet: record this one without asking (one statement less in
-      // every sign-up; the insert ignores a row already there, as before).
-      if (isNewUser) {
-        await record();
-        return;
-      }
-      const [known] = await tx
-        .select({
-          any: sql<number>`1`,
-          same: sql<boolean>`bool_or(${knownDevices.deviceHash} = ${deviceHash})`,
-        })
-        .from(knownDevices)
-        .where(eq(knownDevices.userId, user.id))
-        .groupBy(knownDevices.userId);
+      // A new user has no device to compare with (an upgraded anonymous one may, but the insert below skips a
+      // device already known and a new user gets no notice either way): one statement fewer in sign-up.
+      const [known] = isNewUser
+        ? []
+        : await tx
+            .select({
+              any: sql<number>`1`,
+              same: sql<boolean>`bool_or(${knownDevices.deviceHash} = ${deviceHash})`,
+            })
+            .from(knownDevices)
+            .where(eq(knownDevices.userId, user.id))
+            .groupBy(knownDevices.userId);
       if (known?.same) return;
-      await record();
+      const now = deps.clock.now();
+      await tx
+        .insert(knownDevices)
+        .values({ userId: user.id, deviceHash, createdAt: now })
+        .onConflictDoNothing();
       const to = user.primaryEmail?.value;
-      if (!known || !to) return;
+      if (isNewUser || !known || !to) return;
       const [project] = await tx
         .select({ displayName: projects.displayName, config: projects.config })
         .from(projects)

@@ -10,15 +10,45 @@ import { webhookEvents } from "../db/schema.ts";
 
 export type WebhookEvent = { type: WebhookEventType; data: Record<string, unknown> };
 
+type EventRow = typeof webhookEvents.$inferInsert;
+
 export function createWebhookEvents(deps: { db: Db; clock: Clock }) {
+  /** Transactions inside `collect`: their events wait there and go in as one multi-row insert at its end. */
+  const collecting = new WeakMap<Db, EventRow[]>();
   return {
     /** Records events in the caller's transaction, in the order given. */
     async record(tx: Db, projectId: string, ...events: WebhookEvent[]): Promise<void> {
       if (events.length === 0) return;
       const createdAt = deps.clock.now();
-      await tx
-        .insert(webhookEvents)
-        .values(events.map((e) => ({ id: randomUUID(), projectId, type: e.type, data: e.data, createdAt })));
+      const rows = events.map((e) => ({
+        id: randomUUID(),
+        projectId,
+        type: e.type,
+        data: e.data,
+        createdAt,
+      }));
+      const pending = collecting.get(tx);
+      if (pending) pending.push(...rows);
+      else await tx.insert(webhookEvents).values(rows);
+    },
+
+    /**
+     * Runs `work` in the caller's transaction with the events it records on `tx` held back, then inserts them in one
+     * statement, in the order recorded (the outbox's sequence follows the row order). Same rows, same transaction,
+     * fewer round trips: sign-up records three events. Work that throws records nothing (its transaction rolls back).
+     */
+    async collect<T>(tx: Db, work: () => Promise<T>): Promise<T> {
+      if (collecting.has(tx)) return work();
+      const pending: EventRow[] = [];
+      collecting.set(tx, pending);
+      let result: T;
+      try {
+        result = await work();
+      } finally {
+        collecting.delete(tx);
+      }
+      if (pending.length > 0) await tx.insert(webhookEvents).values(pending);
+      return result;
     },
 
     /** A project's events in the order they were recorded. */

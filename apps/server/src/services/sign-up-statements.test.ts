@@ -1,0 +1,140 @@
+// Sign-up's transaction does what must be in it and nothing more (issue 24): the statements one password sign-up
+// sends are recorded at the database driver, so each saving below fails this test if it is undone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectJson } from "../testing/expect-error.ts";
+import { recordStatements } from "../testing/statement-recorder.ts";
+import {
+  accessHeaders,
+  createTestServer,
+  type ProjectKeys,
+  type TestServer,
+  uniqueEmail,
+} from "../testing/test-server.ts";
+
+let server: TestServer;
+let keys: ProjectKeys;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  ({ keys } = await server.createProject({ config: { create_team_on_sign_up: true } }));
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function signUpStatements(): Promise<string[]> {
+  return recordStatements(server.deps.database, async () => {
+    const response = await server.request("/api/v1/auth/password/sign-up", {
+      method: "POST",
+      headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+      body: JSON.stringify({ email: uniqueEmail(), password: "a long enough password 1" }),
+    });
+    await expectJson(response);
+  });
+}
+
+const transactionOf = (statements: string[]) =>
+  statements.slice(statements.indexOf("begin"), statements.lastIndexOf("commit") + 1);
+
+describe("a password sign-up's transaction", () => {
+  it("inserts its webhook events (team, membership and grant, user) in one statement", async () => {
+    const tx = transactionOf(await signUpStatements());
+    const eventInserts = tx.filter((s) => s.startsWith('insert into "webhook_events" ("id"'));
+    expect(eventInserts).toHaveLength(1);
+    // team.created, team_membership.created, team_permission.created, user.created: four rows.
+    expect(eventInserts[0]?.match(/\(\$\d+, default,/g)).toHaveLength(4);
+  });
+
+  it("inserts the user with its personal team selected instead of updating it afterwards", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.startsWith('update "users"'))).toEqual([]);
+    const team = tx.findIndex((s) => s.startsWith('insert into "teams"'));
+    const user = tx.findIndex((s) => s.startsWith('insert into "users"'));
+    expect(team).toBeGreaterThan(-1);
+    expect(team).toBeLessThan(user);
+  });
+
+  it("builds the user.created record from what the inserts returned, without reading the user back", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.startsWith('select "users"."id"'))).toEqual([]);
+  });
+
+  it("records user.created with the user exactly as a read finds it afterwards", async () => {
+    const server_ = accessHeaders("server", keys);
+    const created = await expectJson(
+      await server.request("/api/v1/users", {
+        method: "POST",
+        headers: { ...server_, "content-type": "application/json" },
+        body: JSON.stringify({
+          primary_email: uniqueEmail(),
+          primary_email_verified: true,
+          primary_email_auth_enabled: true,
+          display_name: "Full User",
+          password: "a long enough password 1",
+          client_metadata: { a: 1 },
+          server_metadata: { b: 2 },
+          oauth_providers: [{ id: "github", account_id: "gh-1", email: "gh@example.com" }],
+          country_code: "de",
+        }),
+      }),
+      201,
+    );
+    const read = await expectJson(await server.request(`/api/v1/users/${created.id}`, { headers: server_ }));
+    const events = await server.deps.events.list(keys.projectId);
+    const event = events.findLast((e) => e.type === "user.created" && e.data.id === created.id);
+    expect(read.selected_team).not.toBeNull();
+    expect(event?.data).toEqual(read);
+  });
+
+  it("records the new user's device without first reading the devices it cannot have", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.includes('from "known_devices"'))).toEqual([]);
+    expect(tx.filter((s) => s.startsWith('insert into "known_devices"'))).toHaveLength(1);
+  });
+});
+
+describe("minting the access token of a password sign-up or sign-in", () => {
+  const projectReads = (statements: string[]) =>
+    statements.filter((s) => s.startsWith('select "id", "display_name"'));
+
+  it("uses the project the request read, not a second read of it", async () => {
+    expect(projectReads(await signUpStatements())).toEqual([]);
+    const email = uniqueEmail();
+    const password = "a long enough password 1";
+    const call = (path: string) =>
+      server.request(`/api/v1/auth/password/${path}`, {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+    await expectJson(await call("sign-up"));
+    const signIn = await recordStatements(server.deps.database, async () => {
+      expect(typeof (await expectJson(await call("sign-in"))).access_token).toBe("string");
+    });
+    expect(projectReads(signIn)).toEqual([]);
+  });
+});
+
+describe("a refresh", () => {
+  it("mints its token with the project the request read, not a second read of it", async () => {
+    const signedUp = await expectJson(
+      await server.request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email: uniqueEmail(), password: "a long enough password 1" }),
+      }),
+    );
+    const statements = await recordStatements(server.deps.database, async () => {
+      const response = await server.request("/api/v1/auth/sessions/current/refresh", {
+        method: "POST",
+        headers: {
+          ...accessHeaders("client", keys),
+          "x-stack-refresh-token": String(signedUp.refresh_token),
+        },
+      });
+      expect(typeof (await expectJson(response)).access_token).toBe("string");
+    });
+    expect(statements.filter((s) => s.startsWith('select "id", "display_name"'))).toEqual([]);
+  });
+});
