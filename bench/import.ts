@@ -3,17 +3,17 @@
 // into a project of a Gatehouse server on a fresh PostgreSQL database. Reports users per second and the peak resident memory
 // (VmHWM) of the CLI and of the server, and checks the database holds every source id exactly once.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeGenericUsers } from "@gatehouse/server/testing/generic-users-file";
 import pg from "pg";
 import { startGatehouse } from "./gatehouse.ts";
 
 const USERS = Number(process.env.BENCH_IMPORT_USERS ?? 1_000_000);
 const BATCH = process.env.BENCH_IMPORT_BATCH ?? "500";
-const HASH = "$2a$04$0p9ACqPOBpLpOdzMBf0Cj.2ARuaT3C.trSAvJfUlz3NMCSDuK/a3e";
 const MAIN = fileURLToPath(new URL("../apps/server/src/cli/main.ts", import.meta.url));
 const TSX = createRequire(import.meta.url).resolve("tsx");
 
@@ -25,28 +25,11 @@ const peakKb = (pid: number | undefined): number => {
   }
 };
 
-async function writeUsers(file: string) {
-  const out = createWriteStream(file);
-  for (let i = 0; i < USERS; i++) {
-    const line = `${JSON.stringify({
-      id: `user_${i}`,
-      email: `user${i}@import-bench.test`,
-      email_verified: i % 2 === 0,
-      display_name: `User ${i}`,
-      password_hash: HASH,
-    })}\n`;
-    if (!out.write(line)) await new Promise<void>((r) => out.once("drain", () => r()));
-  }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
-}
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-bench-import-"));
   const file = join(dir, "users.ndjson");
   const generated = Date.now();
-  await writeUsers(file);
+  await writeGenericUsers(file, USERS, "import-bench.test");
   console.log(
     `generated ${USERS.toLocaleString("en")} users in ${((Date.now() - generated) / 1000).toFixed(0)} s`,
   );

@@ -2,7 +2,7 @@
 // PGlite through the bulk endpoint. The CLI is killed (SIGKILL) mid-way and run again: the project ends with every
 // user exactly once, and the CLI's peak resident memory stays bounded (it never holds the file).
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openPglite } from "../db/client.ts";
 import { COMPILED_CLI_ENV } from "../testing/compiled-server.ts";
+import { writeGenericUsers } from "../testing/generic-users-file.ts";
 import { freePort } from "../testing/server-process.ts";
 
 // One process (the compiled CLI, or the source through tsx), never the bin's wrapper: the process measured and
@@ -21,8 +22,6 @@ const COMMAND = COMPILED
   ? [COMPILED]
   : ["--conditions=gatehouse-source", "--import", createRequire(import.meta.url).resolve("tsx"), MAIN];
 const USERS = Number(process.env.GATEHOUSE_IMPORT_TEST_USERS ?? 100_000);
-// A bcrypt digest (cost 4) every user shares: the import stores hashes, it never computes them.
-const HASH = "$2a$04$0p9ACqPOBpLpOdzMBf0Cj.2ARuaT3C.trSAvJfUlz3NMCSDuK/a3e";
 const MAX_CLI_RSS_MB = 300;
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-import-100k-"));
@@ -73,30 +72,13 @@ function cli(args: string[], env: Record<string, string> = {}, until?: () => boo
   });
 }
 
-async function writeUsers(): Promise<void> {
-  const out = createWriteStream(file);
-  for (let i = 0; i < USERS; i++) {
-    const line = `${JSON.stringify({
-      id: `user_${i}`,
-      email: `user${i}@bulk-import.test`,
-      email_verified: i % 2 === 0,
-      display_name: `User ${i}`,
-      password_hash: HASH,
-    })}\n`;
-    if (!out.write(line)) await new Promise<void>((r) => out.once("drain", () => r()));
-  }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
-}
-
 beforeAll(async () => {
   const migrated = await cli(["migrate", "--json"]);
   expect(migrated.code, migrated.stderr).toBe(0);
   const made = await cli(["projects", "create", "--name", "Bulk import", "--json"]);
   expect(made.code, made.stderr).toBe(0);
   project = JSON.parse(made.stdout);
-  await writeUsers();
+  await writeGenericUsers(file, USERS, "bulk-import.test");
   port = await freePort();
   server = spawn(process.execPath, [...COMMAND, "start"], {
     env: { ...baseEnv(), PORT: String(port), GATEHOUSE_LOG_FORMAT: "json", GATEHOUSE_LOG_LEVEL: "warn" },

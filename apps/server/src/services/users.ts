@@ -114,6 +114,21 @@ export function toClientUser(user: UserRecord): ClientUser {
 }
 
 /** The contact-channel row of a new primary e-mail. */
+/** The users row of a new user, as create() and createMany() insert it. */
+function userRow(projectId: string, id: string, input: Omit<NewUser, "project">, now: Date) {
+  return {
+    ...input.columns,
+    id,
+    projectId,
+    displayName: input.displayName || null,
+    passwordHash: input.passwordHash ?? null,
+    otpAuthEnabled: input.otpAuthEnabled ?? false,
+    isAnonymous: input.isAnonymous ?? false,
+    signedUpAt: now,
+    lastActiveAt: now,
+  };
+}
+
 function primaryChannel(projectId: string, userId: string, email: NonNullable<NewUser["email"]>, now: Date) {
   return {
     id: randomUUID(),
@@ -177,16 +192,8 @@ export function createUserService(deps: {
               })
             : null;
         const row = await deps.repo.insert(tx, {
-          ...input.columns,
-          id,
-          projectId: project.id,
-          displayName,
-          passwordHash: input.passwordHash ?? null,
-          otpAuthEnabled: input.otpAuthEnabled ?? false,
-          isAnonymous: input.isAnonymous ?? false,
+          ...userRow(project.id, id, input, now),
           ...(personalTeam ? { selectedTeamId: personalTeam.id } : {}),
-          signedUpAt: now,
-          lastActiveAt: now,
         });
         if (input.email) await service.addPrimaryEmail(tx, project.id, id, input.email);
         for (const account of input.oauthProviders ?? []) {
@@ -247,17 +254,7 @@ export function createUserService(deps: {
       }));
       await deps.repo.insertMany(
         tx,
-        made.map(({ input, id, displayName }) => ({
-          ...input.columns,
-          id,
-          projectId: project.id,
-          displayName,
-          passwordHash: input.passwordHash ?? null,
-          otpAuthEnabled: input.otpAuthEnabled ?? false,
-          isAnonymous: input.isAnonymous ?? false,
-          signedUpAt: now,
-          lastActiveAt: now,
-        })),
+        made.map(({ input, id }) => userRow(project.id, id, input, now)),
       );
       await deps.repo.insertChannel(
         tx,
