@@ -93,3 +93,16 @@ export async function startDemoSetup(name: string, env: Record<string, string> =
     },
   };
 }
+
+/** The demo app's account menu, there while someone is signed in. */
+export const accountMenu = (page: Page) => page.getByRole("button", { name: /^Account menu of/ });
+
+/** The sign-in page's "Continue with SSO": opens the form, takes the address, and goes to the identity provider. */
+export async function continueWithSso(setup: DemoSetup, page: Page, email: string) {
+  await page.goto(`${setup.demo.url}/handler/sign-in`);
+  await page.getByRole("button", { name: "Continue with SSO" }).click();
+  const form = page.getByRole("form", { name: "Continue with SSO" });
+  await form.getByLabel("E-mail").fill(email);
+  await setup.screenshot(page, "sso-form");
+  await form.getByRole("button", { name: "Continue with SSO" }).click();
+}
