@@ -107,6 +107,14 @@ describe("a team's SSO from the dashboard", () => {
     expect(metadata).toContain(`entityID="${entityId}"`);
     expect(metadata).toContain(`Location="${acs}"`);
     expect(await idp.registerSp(metadata)).toEqual({ entityId, encrypts: true });
+    // The form to add another connection keeps its distance from the connection's last button.
+    const removeButton = await connection()
+      .getByRole("button", { name: "Remove the connection Corp IdP" })
+      .boundingBox();
+    const protocolLabel = await region("Single sign-on").getByLabel("Protocol").boundingBox();
+    expect(
+      (protocolLabel?.y ?? 0) - ((removeButton?.y ?? 0) + (removeButton?.height ?? 0)),
+    ).toBeGreaterThanOrEqual(12);
     await connection().scrollIntoViewIfNeeded();
     await shoot(page, "sso-tab-guided-setup");
     await expectAccessible(page);
