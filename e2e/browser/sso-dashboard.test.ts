@@ -7,17 +7,24 @@
 // sign-in page ("Continue with SSO") and becomes a member of the team; a SCIM token made on the tab (read from the page,
 // shown once) lets the test act as the IdP's provisioning, whose PATCH active=false signs the user's browser out. With
 // "Require SSO" ticked for the domain, a password sign-in for an address of it is refused in words that point to SSO.
-// axe-core finds no serious or critical violation on the tab. Screenshots: test-output/sso-dashboard/.
-// Not yet here: an OIDC connection made from the tab (e2e/browser/sso.test.ts signs in through one made over the API).
+// A second team adds an OIDC connection on its tab against the real OpenID provider process, and a user signs in
+// through it. axe-core finds no serious or critical violation on the tab. Screenshots: test-output/sso-dashboard/.
 import { type DnsTxtServer, startDnsTxtServer } from "@gatehouse/server/testing/dns-txt-server";
+import { type OidcProvider, startOidcProvider } from "@gatehouse/server/testing/oidc-provider-process";
 import { type SamlIdp, startSamlIdp } from "@gatehouse/server/testing/saml-idp-process";
-import type { RunningServer } from "@gatehouse/server/testing/server-process";
+import { freePort, type RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../support.ts";
 import { expectAccessible } from "./axe.ts";
 import { dashboardBuild, signInThere } from "./dashboard-page.ts";
-import { accountMenu, continueWithSso, type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import {
+  accountMenu,
+  continueWithSso,
+  type DemoSetup,
+  signInAtOidcProvider,
+  startDemoSetup,
+} from "./demo-app.ts";
 
 const OPERATOR = { email: "operator@example.com", password: "operator password 1" };
 /** An account of the team's domain that signs in with a password (made before SSO is required). */
@@ -25,6 +32,7 @@ const PASSWORD_USER = { email: "linus@saml.example.com", password: "linus's pass
 
 let dns: DnsTxtServer;
 let idp: SamlIdp;
+let provider: OidcProvider | undefined;
 let build: Awaited<ReturnType<typeof dashboardBuild>>;
 let setup: DemoSetup;
 let server: RunningServer;
@@ -70,6 +78,7 @@ afterAll(async () => {
   await setup?.stop();
   await build?.removeBuild();
   await idp?.stop();
+  await provider?.stop();
   dns?.close();
 });
 
@@ -77,17 +86,22 @@ const region = (name: string) => page.getByRole("region", { name });
 const connection = () => region("Single sign-on").getByRole("article", { name: "Connection Corp IdP" });
 const shown = (label: string) => connection().locator(`dt:has-text("${label}") + dd`).innerText();
 
+/** Claims `domain` on the tab, publishes the TXT record the tab shows, and verifies it there. */
+async function claimAndVerify(domain: string) {
+  const domains = region("SSO domains");
+  await domains.getByLabel("Claim a domain").fill(domain);
+  await domains.getByRole("button", { name: "Claim domain" }).click();
+  const record = await domains.locator("td", { hasText: " TXT " }).innerText();
+  const [, name, value] = /^(\S+) TXT "(.+)"$/.exec(record.trim()) ?? [];
+  expect(name).toMatch(new RegExp(`${domain.replaceAll(".", "\\.")}$`));
+  dns.publish(name ?? "", value ?? "");
+  await domains.getByRole("button", { name: `Verify ${domain}` }).click();
+  await domains.getByText(`${domain} is verified.`).waitFor();
+}
+
 describe("a team's SSO from the dashboard", () => {
   it("claims the IdP's domain and verifies it with the TXT record the tab shows", async () => {
-    const domains = region("SSO domains");
-    await domains.getByLabel("Claim a domain").fill("saml.example.com");
-    await domains.getByRole("button", { name: "Claim domain" }).click();
-    const record = await domains.locator("td", { hasText: " TXT " }).innerText();
-    const [, name, value] = /^(\S+) TXT "(.+)"$/.exec(record.trim()) ?? [];
-    expect(name).toMatch(/saml\.example\.com$/);
-    dns.publish(name ?? "", value ?? "");
-    await domains.getByRole("button", { name: "Verify saml.example.com" }).click();
-    await domains.getByText("saml.example.com is verified.").waitFor();
+    await claimAndVerify("saml.example.com");
   });
 
   it("adds a SAML connection by the IdP's metadata URL and shows the values the IdP is configured with", async () => {
@@ -239,5 +253,40 @@ describe("a team's SSO from the dashboard", () => {
     expect(await accountMenu(other).count()).toBe(0);
     await shoot(other, "password-sign-in-refused-sso-required");
     await expectAccessible(other);
+  });
+
+  it("adds an OIDC connection on another team's tab and signs an end user in through it", async () => {
+    const oidcTeam = String((await call("POST", "/teams", admin, { display_name: "OIDC Corp" }, 201)).id);
+    await page.goto(`${server.baseUrl}/dashboard/projects/${setup.projectId}/teams/${oidcTeam}`);
+    await region("Single sign-on").waitFor();
+    // The provider's accounts are <login>@oidc.example.com.
+    await claimAndVerify("oidc.example.com");
+    // The IdP administrator made a client for us: its issuer, id and secret go on the tab; the redirect URI the tab
+    // then shows is registered with that client (the provider process starts with it).
+    const port = await freePort();
+    const client = { port, clientId: "corp-oidc-client", clientSecret: "corp oidc client secret" };
+    const sso = region("Single sign-on");
+    await sso.getByLabel("Protocol").selectOption("oidc");
+    await sso.getByLabel("Connection name").fill("OIDC Corp IdP");
+    await sso.getByLabel("Issuer URL").fill(`http://localhost:${port}`);
+    await sso.getByLabel("Client id").fill(client.clientId);
+    await sso.getByLabel("Client secret").fill(client.clientSecret);
+    await sso.getByRole("button", { name: "Add connection" }).click();
+    const oidcConnection = sso.getByRole("article", { name: "Connection OIDC Corp IdP" });
+    await oidcConnection.waitFor();
+    const redirectUri = await oidcConnection.locator('dt:has-text("Redirect URI") + dd').innerText();
+    expect(redirectUri).toMatch(new RegExp(`^${server.baseUrl}/api/v1/auth/sso/oidc/[0-9a-f-]+/callback$`));
+    await shoot(page, "oidc-connection-added");
+    provider = await startOidcProvider({ ...client, redirectUris: [redirectUri] });
+    expect(provider.issuer).toBe(`http://localhost:${port}`);
+
+    const { page: ada } = await setup.open();
+    await continueWithSso(setup, ada, "ada@oidc.example.com");
+    await signInAtOidcProvider(setup, ada, provider.issuer, "ada");
+    await ada.waitForURL(`${setup.demo.url}/**`);
+    await accountMenu(ada).waitFor();
+    await shoot(ada, "oidc-end-user-signed-in");
+    const members = (await call("GET", `/users?team_id=${oidcTeam}`, admin)).items as Json[];
+    expect(members.map((m) => m.primary_email)).toContain("ada@oidc.example.com");
   });
 });

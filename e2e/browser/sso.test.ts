@@ -12,7 +12,13 @@ import { type SamlIdp, startSamlIdp } from "@gatehouse/server/testing/saml-idp-p
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../support.ts";
-import { accountMenu, continueWithSso, type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import {
+  accountMenu,
+  continueWithSso,
+  type DemoSetup,
+  signInAtOidcProvider,
+  startDemoSetup,
+} from "./demo-app.ts";
 
 let dns: DnsTxtServer;
 let setup: DemoSetup;
@@ -119,19 +125,7 @@ describe("Continue with SSO", () => {
     await continueWithSso(setup, page, "ada@oidc.example.com");
 
     // The provider's own pages: its login form (any password), then consent.
-    await page.waitForURL(`${provider.issuer}/**`).catch(async (error) => {
-      await setup.screenshot(page, "not-at-provider");
-      throw new Error(`Not at the provider (${page.url()}): ${await page.locator("main").innerText()}`, {
-        cause: error,
-      });
-    });
-    await page.locator('input[name="login"]').fill("ada");
-    await page.locator('input[name="password"]').fill("any password");
-    await setup.screenshot(page, "provider-login");
-    await page.locator('button[type="submit"]').click();
-    await page.locator('input[name="prompt"][value="consent"]').waitFor({ state: "attached" });
-    await setup.screenshot(page, "provider-consent");
-    await page.locator('button[type="submit"]').click();
+    await signInAtOidcProvider(setup, page, provider.issuer, "ada");
 
     await page.waitForURL(`${setup.demo.url}/**`);
     await accountMenu(page).waitFor();
