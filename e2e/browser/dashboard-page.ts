@@ -12,10 +12,8 @@ import { startIsolatedServer } from "../support.ts";
  * limits out of the way of a browser's many requests; `stop` ends it and deletes the build.
  */
 export async function startDashboardServer(name: string, env: Record<string, string> = {}) {
-  const dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
-  const removeBuild = () => rm(dist, { recursive: true, force: true });
+  const { dist, removeBuild } = await dashboardBuild();
   try {
-    await buildDashboard(dist);
     const gatehouse = await startIsolatedServer(name, {
       GATEHOUSE_DASHBOARD_DIR: dist,
       GATEHOUSE_RATE_LIMIT_IP: "100000",
@@ -32,6 +30,19 @@ export async function startDashboardServer(name: string, env: Record<string, str
     await removeBuild();
     throw error;
   }
+}
+
+/** A fresh build of the dashboard in a temporary folder (for GATEHOUSE_DASHBOARD_DIR); `removeBuild` deletes it. */
+export async function dashboardBuild() {
+  const dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
+  const removeBuild = () => rm(dist, { recursive: true, force: true });
+  try {
+    await buildDashboard(dist);
+  } catch (error) {
+    await removeBuild();
+    throw error;
+  }
+  return { dist, removeBuild };
 }
 
 /** Signs in on the dashboard's sign-in page, where `page` has just been sent. */

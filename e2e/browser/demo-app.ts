@@ -93,3 +93,33 @@ export async function startDemoSetup(name: string, env: Record<string, string> =
     },
   };
 }
+
+/** The demo app's account menu, there while someone is signed in. */
+export const accountMenu = (page: Page) => page.getByRole("button", { name: /^Account menu of/ });
+
+/** The sign-in page's "Continue with SSO": opens the form, takes the address, and goes to the identity provider. */
+export async function continueWithSso(setup: DemoSetup, page: Page, email: string) {
+  await page.goto(`${setup.demo.url}/handler/sign-in`);
+  await page.getByRole("button", { name: "Continue with SSO" }).click();
+  const form = page.getByRole("form", { name: "Continue with SSO" });
+  await form.getByLabel("E-mail").fill(email);
+  await setup.screenshot(page, "sso-form");
+  await form.getByRole("button", { name: "Continue with SSO" }).click();
+}
+
+/** At the OpenID provider process's own pages (testing/oidc-provider-server.ts): signs in as `login`, consents. */
+export async function signInAtOidcProvider(setup: DemoSetup, page: Page, issuer: string, login: string) {
+  await page.waitForURL(`${issuer}/**`).catch(async (error) => {
+    await setup.screenshot(page, "not-at-provider");
+    throw new Error(`Not at the provider (${page.url()}): ${await page.locator("main").innerText()}`, {
+      cause: error,
+    });
+  });
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("any password");
+  await setup.screenshot(page, "provider-login");
+  await page.locator('button[type="submit"]').click();
+  await page.locator('input[name="prompt"][value="consent"]').waitFor({ state: "attached" });
+  await setup.screenshot(page, "provider-consent");
+  await page.locator('button[type="submit"]').click();
+}

@@ -9,10 +9,16 @@
 import { type DnsTxtServer, startDnsTxtServer } from "@gatehouse/server/testing/dns-txt-server";
 import { type OidcProvider, startOidcProvider } from "@gatehouse/server/testing/oidc-provider-process";
 import { type SamlIdp, startSamlIdp } from "@gatehouse/server/testing/saml-idp-process";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../support.ts";
-import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import {
+  accountMenu,
+  continueWithSso,
+  type DemoSetup,
+  signInAtOidcProvider,
+  startDemoSetup,
+} from "./demo-app.ts";
 
 let dns: DnsTxtServer;
 let setup: DemoSetup;
@@ -108,42 +114,18 @@ async function open() {
   return opened;
 }
 
-const accountMenu = (page: Page) => page.getByRole("button", { name: /^Account menu of/ });
-
 async function teamMembers(teamId: string): Promise<Json[]> {
   const list = await setup.call("GET", `/users?team_id=${teamId}`, setup.admin);
   return list.items as Json[];
 }
 
-/** The sign-in page's "Continue with SSO": opens the form, takes the address, and goes to the identity provider. */
-async function continueWithSso(page: Page, email: string) {
-  await page.goto(`${setup.demo.url}/handler/sign-in`);
-  await page.getByRole("button", { name: "Continue with SSO" }).click();
-  const form = page.getByRole("form", { name: "Continue with SSO" });
-  await form.getByLabel("E-mail").fill(email);
-  await setup.screenshot(page, "sso-form");
-  await form.getByRole("button", { name: "Continue with SSO" }).click();
-}
-
 describe("Continue with SSO", () => {
   it("signs a user in through the team's OIDC provider and makes them a member of the team", async () => {
     const { page } = await open();
-    await continueWithSso(page, "ada@oidc.example.com");
+    await continueWithSso(setup, page, "ada@oidc.example.com");
 
     // The provider's own pages: its login form (any password), then consent.
-    await page.waitForURL(`${provider.issuer}/**`).catch(async (error) => {
-      await setup.screenshot(page, "not-at-provider");
-      throw new Error(`Not at the provider (${page.url()}): ${await page.locator("main").innerText()}`, {
-        cause: error,
-      });
-    });
-    await page.locator('input[name="login"]').fill("ada");
-    await page.locator('input[name="password"]').fill("any password");
-    await setup.screenshot(page, "provider-login");
-    await page.locator('button[type="submit"]').click();
-    await page.locator('input[name="prompt"][value="consent"]').waitFor({ state: "attached" });
-    await setup.screenshot(page, "provider-consent");
-    await page.locator('button[type="submit"]').click();
+    await signInAtOidcProvider(setup, page, provider.issuer, "ada");
 
     await page.waitForURL(`${setup.demo.url}/**`);
     await accountMenu(page).waitFor();
@@ -155,7 +137,7 @@ describe("Continue with SSO", () => {
 
   it("signs a user in through the team's SAML identity provider (SP-initiated, encrypted assertion)", async () => {
     const { page } = await open();
-    await continueWithSso(page, "grace@saml.example.com");
+    await continueWithSso(setup, page, "grace@saml.example.com");
     await page.waitForURL(`${samlIdp.origin}/**`);
     await page.getByLabel("Login").fill("grace");
     await setup.screenshot(page, "saml-idp-login");

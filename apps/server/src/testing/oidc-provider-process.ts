@@ -27,11 +27,18 @@ export type OidcProvider = {
 export type ProviderChoice = { login: string } | { cancelAt: "login" | "consent"; login?: string };
 
 export async function startOidcProvider(
-  options: { accessTokenTtlSeconds?: number; redirectUris?: string[] } = {},
+  options: {
+    accessTokenTtlSeconds?: number;
+    redirectUris?: string[];
+    /** Chosen beforehand when the relying party is configured with the provider's issuer and client first. */
+    port?: number;
+    clientId?: string;
+    clientSecret?: string;
+  } = {},
 ): Promise<OidcProvider> {
-  const port = await freePort();
-  const clientId = `gatehouse-${randomBytes(4).toString("hex")}`;
-  const clientSecret = randomBytes(24).toString("base64url");
+  const port = options.port ?? (await freePort());
+  const clientId = options.clientId ?? `gatehouse-${randomBytes(4).toString("hex")}`;
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString("base64url");
   const child: ChildProcess = spawn(
     process.execPath,
     ["--conditions=gatehouse-source", "--import", "tsx", script],

@@ -54,8 +54,9 @@ export function TeamSsoConnections(props: TeamPartProps) {
   const t = useDashboardTranslation();
   const sso = ssoOf(props);
   const connections = useQuery(keyOf(props, "sso-connections"), () => sso.listConnections());
+  // A stack: the form to add another connection keeps its distance from the last connection's buttons.
   return (
-    <>
+    <div className="dash-stack">
       {connections.length === 0 && <p className="dash-muted">{t("sso.none")}</p>}
       {connections.map((connection) => (
         <article key={connection.id} aria-label={t("sso.connection", { name: connection.display_name })}>
@@ -79,7 +80,7 @@ export function TeamSsoConnections(props: TeamPartProps) {
         </article>
       ))}
       <AddConnection {...props} />
-    </>
+    </div>
   );
 }
 
