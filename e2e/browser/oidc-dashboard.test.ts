@@ -146,8 +146,8 @@ describe("an app registered in the dashboard signs users in through the project"
     const wikiApp = registered["Team Wiki"];
     if (!wikiApp) throw new Error("Team Wiki was not registered");
     rp = await openIdClient(issuer, wikiApp.id, wikiApp.secret, `${wikiBase}/callback`);
-    const scope = "openid profile email offline_access";
-    const first = await rp.authorization(scope);
+    // A refresh token: offline_access, asked with prompt=consent (OIDC Core §11; without it the scope is ignored).
+    const first = await rp.authorization("openid profile email offline_access", "consent");
     const waitCallback = nextCallback();
     await user.goto(first.url.href);
     await user.getByLabel("E-mail", { exact: true }).fill(USER.email);
@@ -182,7 +182,7 @@ describe("an app registered in the dashboard signs users in through the project"
       const body = (await response.json().catch(() => ({}))) as { consent_required?: boolean };
       consentAsked.push(String(body.consent_required));
     });
-    const second = await rp.authorization(scope);
+    const second = await rp.authorization();
     const waitAgain = nextCallback();
     await user.goto(second.url.href);
     const again = await rp.exchange(await waitAgain, second);
@@ -217,14 +217,14 @@ describe("an app registered in the dashboard signs users in through the project"
       .getByRole("link", { name: "Connected apps" })
       .click();
     const section = user.getByRole("region", { name: "Connected apps" });
-    await section.getByText("Team Wiki").waitFor();
-    await section.getByText("Passport App").waitFor();
+    await section.getByText("Team Wiki", { exact: true }).waitFor();
+    await section.getByText("Passport App", { exact: true }).waitFor();
     await setup.screenshot(user, "connected-apps");
     const wikiItem = section.getByRole("listitem").filter({ hasText: "Team Wiki" });
     await wikiItem.getByRole("button", { name: "Remove access" }).click();
     await wikiItem.getByRole("button", { name: "Remove access" }).click();
-    await section.getByText("Team Wiki").waitFor({ state: "detached" });
-    await section.getByText("Passport App").waitFor();
+    await wikiItem.waitFor({ state: "detached" });
+    await section.getByText("Passport App", { exact: true }).waitFor();
     await expect(oidc.refreshTokenGrant(rp.config, refreshToken)).rejects.toMatchObject({
       error: "invalid_grant",
     });

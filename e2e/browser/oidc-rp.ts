@@ -10,8 +10,11 @@ export async function openIdClient(issuer: string, clientId: string, secret: str
   const config = await oidc.discovery(new URL(issuer), clientId, secret, oidc.ClientSecretBasic(secret), {
     execute: [oidc.allowInsecureRequests],
   });
-  /** An authorization address with PKCE, a nonce and a state, and what the exchange later checks. */
-  async function authorization(scope = "openid profile email") {
+  /**
+   * An authorization address with PKCE, a nonce and a state, and what the exchange later checks. offline_access
+   * needs `prompt: "consent"` (OIDC Core §11: the provider ignores it otherwise).
+   */
+  async function authorization(scope = "openid profile email", prompt?: string) {
     const verifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
@@ -22,6 +25,7 @@ export async function openIdClient(issuer: string, clientId: string, secret: str
       code_challenge_method: "S256",
       nonce,
       state,
+      ...(prompt ? { prompt } : {}),
     });
     return { url, verifier, nonce, state };
   }
