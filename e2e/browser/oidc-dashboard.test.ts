@@ -121,6 +121,7 @@ describe("an app registered in the dashboard signs users in through the project"
     await operator.goto(`${setup.server.baseUrl}/dashboard/projects/${setup.projectId}/oauth-apps`);
     await signInThere(operator, OPERATOR.email, OPERATOR.password);
     await operator.getByRole("heading", { level: 1, name: "OAuth apps" }).waitFor();
+    await operator.getByRole("region", { name: "Registered apps" }).getByText("No apps yet.").waitFor();
     await register("Team Wiki", `${wikiBase}/callback`, "basic", "register-form");
     await register("Passport App", `http://127.0.0.1:${passportPort}/callback`, "post");
     expect(registered["Team Wiki"]?.secret).toMatch(/\S{20,}/);
@@ -161,7 +162,9 @@ describe("an app registered in the dashboard signs users in through the project"
       "See your e-mail address",
       "Stay signed in while you are away",
     ]);
-    expect(await user.locator(`img[src="${wikiBase}/logo.png"]`).count()).toBe(1);
+    // The logo at its own size (a 1×1 image is not blown up to the card's width).
+    const logo = await user.locator(`img[src="${wikiBase}/logo.png"]`).boundingBox();
+    expect(logo).toMatchObject({ width: 48, height: 48 });
     await setup.screenshot(user, "consent");
     await expectAccessible(user);
     await user.getByRole("button", { name: "Allow" }).click();
@@ -220,6 +223,11 @@ describe("an app registered in the dashboard signs users in through the project"
     await section.getByText("Team Wiki", { exact: true }).waitFor();
     await section.getByText("Passport App", { exact: true }).waitFor();
     await setup.screenshot(user, "connected-apps");
+    // Each app's logo sits beside its name, also when its list of scopes is long.
+    const wikiRow = section.getByRole("listitem").filter({ hasText: "Team Wiki" });
+    const avatarBox = await wikiRow.locator(".gh-avatar").boundingBox();
+    const nameBox = await wikiRow.getByText("Team Wiki", { exact: true }).boundingBox();
+    expect(nameBox?.x ?? 0).toBeGreaterThan((avatarBox?.x ?? 0) + (avatarBox?.width ?? 0));
     const wikiItem = section.getByRole("listitem").filter({ hasText: "Team Wiki" });
     await wikiItem.getByRole("button", { name: "Remove access" }).click();
     await wikiItem.getByRole("button", { name: "Remove access" }).click();

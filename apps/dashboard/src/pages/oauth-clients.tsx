@@ -209,7 +209,7 @@ function CreateClient({
 function ClientList({ project }: ProjectScreenProps) {
   const t = useDashboardTranslation();
   const clients = useQuery(clientsKey(project), () => project.app.listOidcClients());
-  if (clients.length === 0) return <Muted>{t("oauth.none")}</Muted>;
+  if (clients.length === 0) return <Muted>{t("oauth.clientsNone")}</Muted>;
   return (
     <TableScroll label={t("oauth.table")}>
       <table className="dash-table">
