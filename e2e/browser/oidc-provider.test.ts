@@ -3,18 +3,17 @@
 // demo app's handler pages and allows on the consent page; the relying party exchanges the code and reads userinfo.
 // A second authorization passes the consent page without a click (remembered). A second relying party of another
 // implementation (passport-openidconnect, passport-rp/server.mjs) signs in too. Screenshots: test-output/oidc-provider/.
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { fileURLToPath } from "node:url";
 import { freePort } from "@gatehouse/server/testing/server-process";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
+import { openIdClient, startPassportRp } from "./oidc-rp.ts";
 
 const USER = { email: "olga@example.com", password: "olga's password", name: "Olga Op" };
 
 let setup: DemoSetup;
+let rp: Awaited<ReturnType<typeof openIdClient>>;
 let config: oidc.Configuration;
 let callback: string;
 let wiki: Server;
@@ -62,17 +61,14 @@ beforeAll(async () => {
     },
     201,
   );
-  const issuer = `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`;
-  config = await oidc.discovery(
-    new URL(issuer),
+  // Registered with the default client_secret_basic, the only method the token endpoint then takes.
+  rp = await openIdClient(
+    `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`,
     String(client.client_id),
     String(client.client_secret),
-    // Registered with the default client_secret_basic, the only method the token endpoint then takes.
-    oidc.ClientSecretBasic(String(client.client_secret)),
-    {
-      execute: [oidc.allowInsecureRequests],
-    },
+    callback,
   );
+  config = rp.config;
 }, 180_000);
 
 afterAll(async () => {
@@ -80,21 +76,7 @@ afterAll(async () => {
   await new Promise((resolve) => wiki?.close(resolve));
 });
 
-/** An authorization address with PKCE, a nonce and a state, and what the exchange later checks. */
-async function authorization() {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const nonce = oidc.randomNonce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback,
-    scope: "openid profile email",
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    nonce,
-    state,
-  });
-  return { url, verifier, nonce, state };
-}
+const authorization = () => rp.authorization();
 
 /** The next address the browser reaches at the wiki's callback. */
 function nextCallback(): Promise<URL> {
@@ -103,13 +85,8 @@ function nextCallback(): Promise<URL> {
   });
 }
 
-async function exchange(reached: URL, auth: Awaited<ReturnType<typeof authorization>>) {
-  return oidc.authorizationCodeGrant(config, reached, {
-    pkceCodeVerifier: auth.verifier,
-    expectedNonce: auth.nonce,
-    expectedState: auth.state,
-  });
-}
+const exchange = (reached: URL, auth: Awaited<ReturnType<typeof authorization>>) =>
+  rp.exchange(reached, auth);
 
 describe("signing in to an app through the project (OpenID Provider)", () => {
   it("signs in, asks consent with the app's name and scopes, and the app gets an id_token and userinfo", async () => {
@@ -167,9 +144,9 @@ describe("signing in to an app through the project (OpenID Provider)", () => {
 });
 
 describe("a second relying party: passport-openidconnect in an Express app", () => {
-  let app: ChildProcess | undefined;
+  let app: Awaited<ReturnType<typeof startPassportRp>> | undefined;
   afterAll(() => {
-    app?.kill();
+    app?.stop();
   });
 
   it("signs in through Chromium with a client_secret_post client and gets the user's profile", async () => {
@@ -188,17 +165,12 @@ describe("a second relying party: passport-openidconnect in an Express app", () 
       },
       201,
     );
-    app = spawn(process.execPath, [fileURLToPath(new URL("./passport-rp/server.mjs", import.meta.url))], {
-      env: {
-        ...process.env,
-        ISSUER: `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`,
-        CLIENT_ID: String(client.client_id),
-        CLIENT_SECRET: String(client.client_secret),
-        PORT: String(port),
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    await once(app.stdout as NodeJS.ReadableStream, "data");
+    app = await startPassportRp(
+      `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`,
+      String(client.client_id),
+      String(client.client_secret),
+      port,
+    );
 
     // A fresh browser: signs in on our page, then allows the new app.
     const { page } = await setup.open();

@@ -1,5 +1,6 @@
-// A second relying party of another implementation for e2e/browser/oidc-provider.test.ts: an Express app signing in
-// with passport-openidconnect (client_secret_post, its only way to send the secret). Prints its port; /me shows who.
+// A second relying party of another implementation for the OpenID Provider browser suites (oidc-rp.ts): an Express
+// app signing in with passport-openidconnect (client_secret_post, its only way to send the secret). Prints its port;
+// /me shows who.
 import express from "express";
 import session from "express-session";
 import passport from "passport";

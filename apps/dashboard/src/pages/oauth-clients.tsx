@@ -1,7 +1,7 @@
-// [GO] Apps that sign users in with this project as their OpenID Provider: register a client (confidential or public,
-// exact redirect URIs, scopes, logo, first-party, RS256 id_tokens, a back-channel logout URI), whose secret is shown
-// once (only its hash is kept); the provider's issuer and discovery URL to paste into the app; the list of clients
-// with deletion.
+// [GO] Apps that sign users in with this project as their OpenID Provider: register a client (confidential, sending
+// its secret in an HTTP Basic header or in the request body, or public; exact redirect URIs, scopes, logo,
+// first-party, RS256 id_tokens, a back-channel logout URI), whose secret is shown once (only its hash is kept); the
+// provider's issuer and discovery URL to paste into the app; the list of clients with deletion.
 import type { OidcClient } from "@gatehouse/contract";
 import { Alert, Button, Field, Muted } from "@gatehouse/react/ui";
 import { type FormEvent, useState } from "react";
@@ -23,6 +23,8 @@ const SCOPES: { id: string; label: DashboardKey }[] = [
 
 const clientsKey = (project: { id: string }) => projectKey(project, "oidc-clients");
 type Created = OidcClient & { client_secret: string | null };
+/** How a confidential client sends its secret to the token endpoint (private_key_jwt stays an API option). */
+type SecretMethod = "client_secret_basic" | "client_secret_post";
 
 export function OAuthClientsPage({ project }: ProjectScreenProps) {
   const t = useDashboardTranslation();
@@ -81,6 +83,7 @@ function CreateClient({
   const [logo, setLogo] = useState("");
   const [backchannel, setBackchannel] = useState("");
   const [type, setType] = useState<"confidential" | "public">("confidential");
+  const [authMethod, setAuthMethod] = useState<SecretMethod>("client_secret_basic");
   const [scopes, setScopes] = useState<Record<string, boolean>>({ profile: true, email: true });
   const [firstParty, setFirstParty] = useState(false);
   const [rs256, setRs256] = useState(false);
@@ -95,6 +98,7 @@ function CreateClient({
     const client = await project.app.createOidcClient({
       display_name: name.trim(),
       type,
+      ...(type === "confidential" ? { token_endpoint_auth_method: authMethod } : {}),
       redirect_uris: uris(),
       allowed_scopes: ["openid", ...SCOPES.filter((s) => scopes[s.id]).map((s) => s.id)],
       logo_url: logo.trim() || null,
@@ -154,6 +158,18 @@ function CreateClient({
             <option value="public">{t("oauth.type.public")}</option>
           </select>
         </label>
+        {type === "confidential" && (
+          <label className="dash-select">
+            <span>{t("oauth.authMethod")}</span>
+            <select
+              value={authMethod}
+              onChange={(event) => setAuthMethod(event.target.value as SecretMethod)}
+            >
+              <option value="client_secret_basic">{t("oauth.authMethod.basic")}</option>
+              <option value="client_secret_post">{t("oauth.authMethod.post")}</option>
+            </select>
+          </label>
+        )}
         <fieldset className="dash-checks">
           <legend>{t("oauth.scopes")}</legend>
           {SCOPES.map((scope) => (
@@ -193,7 +209,7 @@ function CreateClient({
 function ClientList({ project }: ProjectScreenProps) {
   const t = useDashboardTranslation();
   const clients = useQuery(clientsKey(project), () => project.app.listOidcClients());
-  if (clients.length === 0) return <Muted>{t("oauth.none")}</Muted>;
+  if (clients.length === 0) return <Muted>{t("oauth.clientsNone")}</Muted>;
   return (
     <TableScroll label={t("oauth.table")}>
       <table className="dash-table">

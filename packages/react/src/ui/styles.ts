@@ -88,6 +88,11 @@ ${DARK}  }
 .gh-root .gh-avatar { width: 32px; height: 32px; border-radius: 50%; background: var(--gh-subtle); color: var(--gh-fg);
   display: inline-flex; align-items: center; justify-content: center; font-weight: 600; font-size: 14px; overflow: hidden; flex: none; }
 .gh-root .gh-avatar img { width: 100%; height: 100%; object-fit: cover; }
+/* The app's logo on the OpenID Provider consent page: its own size, whatever the image's (a card's column stretches). */
+.gh-root .gh-oidc-logo { width: 48px; height: 48px; object-fit: contain; align-self: flex-start; }
+/* A connected app: its logo beside its name and scopes, however long the list of scopes. */
+.gh-root .gh-app-row { flex-wrap: nowrap; align-items: flex-start; }
+.gh-root .gh-app-row > .gh-stack { gap: 4px; min-width: 0; }
 .gh-root .gh-menu { position: relative; display: inline-block; }
 .gh-root .gh-menu-list { position: absolute; inset-inline-end: 0; top: calc(100% + 6px); min-width: 220px; z-index: 1000;
   background: var(--gh-surface); border: 1px solid var(--gh-border); border-radius: 10px; padding: 6px;

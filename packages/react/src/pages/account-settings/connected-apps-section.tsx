@@ -50,7 +50,7 @@ function AppItem({ granted, onRevoke }: { granted: OidcGrantedApp; onRevoke: () 
   });
   return (
     <li className="gh-list-item">
-      <div className="gh-row">
+      <div className="gh-row gh-app-row">
         <Avatar name={granted.display_name} imageUrl={granted.logo_url} size={32} />
         <div className="gh-stack">
           <span className="gh-text">{granted.display_name}</span>
