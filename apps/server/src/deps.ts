@@ -423,9 +423,13 @@ export function createDeps(options: DepsOptions) {
       logger,
       async sessionOf(projectId, sessionId) {
         const session = await sessions.find(projectId, sessionId);
-        return session
-          ? { startedAt: Math.floor(session.createdAt.getTime() / 1000), amr: session.amr }
-          : undefined;
+        if (!session) return undefined;
+        const user = await usersRepo.find(projectId, session.userId);
+        return {
+          startedAt: Math.floor(session.createdAt.getTime() / 1000),
+          amr: session.amr,
+          secondFactor: Boolean(user?.sealedTotpSecret),
+        };
       },
       async consentPageUrl(projectId, interactionId) {
         const domain = (await projectsRepo.find(projectId))?.config.domains[0];

@@ -5,10 +5,10 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { oidcPayloads } from "../db/schema.ts";
-import { acrOf } from "../services/amr.ts";
+import { ACR_MULTI_FACTOR, acrOf } from "../services/amr.ts";
 import { endUserGrants } from "./adapter.ts";
 import type { OidcClientRow, OidcClients } from "./clients.ts";
-import { type InteractionInstance, latestGrantId, type Provider } from "./provider.ts";
+import { type InteractionInstance, latestGrantId, type Provider, SCOPE_CLAIMS } from "./provider.ts";
 
 type Deps = {
   db: Db;
@@ -19,13 +19,55 @@ type Deps = {
 };
 
 /**
- * When the user's Gatehouse session began (their real authentication time, epoch seconds) and how they proved who
- * they are then (RFC 8176 method references).
+ * When the user's Gatehouse session began (their real authentication time, epoch seconds), how they proved who they
+ * are then (RFC 8176 method references), and whether they have a second factor to prove it with now.
  */
 export type SessionLookup = (
   projectId: string,
   sessionId: string,
-) => Promise<{ startedAt: number; amr: string[] } | undefined>;
+) => Promise<{ startedAt: number; amr: string[]; secondFactor: boolean } | undefined>;
+
+/**
+ * How firmly the app asks for a multi-factor sign-in: `acr_values` naming only the multi-factor class is a wish the
+ * OP should try to meet (OpenID Connect Core §3.1.2.1); the claims parameter's id_token `acr` marked essential with
+ * only that class is a demand (§5.5.1.1). Anything else accepts the one-factor class too.
+ */
+export function multiFactorDemand(params: Record<string, unknown>): "none" | "wished" | "essential" {
+  const onlyMultiFactor = (values: unknown[]) =>
+    values.length > 0 && values.every((value) => value === ACR_MULTI_FACTOR);
+  const acr = claimsOf(params.claims)?.id_token?.acr;
+  if (acr?.essential === true && onlyMultiFactor(acr.values ?? (acr.value === undefined ? [] : [acr.value])))
+    return "essential";
+  return onlyMultiFactor(
+    String(params.acr_values ?? "")
+      .split(" ")
+      .filter(Boolean),
+  )
+    ? "wished"
+    : "none";
+}
+
+type AcrRequest = { essential?: unknown; value?: unknown; values?: unknown[] };
+type ClaimsRequest = {
+  id_token?: { acr?: AcrRequest } & Record<string, unknown>;
+  userinfo?: Record<string, unknown>;
+};
+/** The claims parameter as oidc-provider keeps it in the interaction (a JSON string; it validated the shape). */
+function claimsOf(raw: unknown): ClaimsRequest | undefined {
+  if (typeof raw === "object" && raw !== null) return raw;
+  if (typeof raw !== "string") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every claim the claims parameter names, for the id_token or userinfo. */
+function claimNames(raw: unknown): string[] {
+  const claims = claimsOf(raw);
+  return [...new Set([...Object.keys(claims?.id_token ?? {}), ...Object.keys(claims?.userinfo ?? {})])];
+}
 
 /** The signed-in user as the handler page's request names them: the user and their Gatehouse session. */
 export type ConsentingUser = { id: string; sessionId: string };
@@ -62,12 +104,21 @@ export function createOidcInteractions(deps: Deps) {
   async function authTime(projectId: string, user: ConsentingUser, interaction: InteractionInstance) {
     const session = await deps.sessionOf(projectId, user.sessionId);
     const startedAt = session?.startedAt ?? 0;
+    const amr = session?.amr ?? [];
     const prompts = String(interaction.params.prompt ?? "").split(" ");
     const maxAge = Number(interaction.params.max_age);
+    // A multi-factor sign-in asked of a session that had none: a user with a second factor signs in again (once: a
+    // session begun after the request that still has one factor, say by passkey, is not sent round again).
+    const demand = multiFactorDemand(interaction.params);
+    const singleFactor = demand !== "none" && !amr.includes("mfa");
+    const stepUp = singleFactor && session?.secondFactor === true && startedAt < interaction.iat;
     const stale =
+      stepUp ||
       (prompts.includes("login") && startedAt < interaction.iat) ||
       (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && startedAt + maxAge < epoch());
-    return { startedAt, stale, amr: session?.amr ?? [] };
+    // What cannot be met: the app demanded multi-factor and this sign-in cannot give it.
+    const unmet = singleFactor && demand === "essential" && !stepUp;
+    return { startedAt, stale, unmet, amr };
   }
 
   async function finish(interaction: InteractionInstance, result: Record<string, unknown>): Promise<string> {
@@ -99,13 +150,27 @@ export function createOidcInteractions(deps: Deps) {
     /** Logs the user in at the OP and grants the asked scopes (a first-party client's need no consent page). */
     async accept(projectId: string, user: ConsentingUser, interactionId: string): Promise<string> {
       const { provider, interaction, client } = await load(projectId, interactionId);
-      const { startedAt, stale, amr } = await authTime(projectId, user, interaction);
+      const { startedAt, stale, unmet, amr } = await authTime(projectId, user, interaction);
       if (stale) throw KnownErrors.OIDC_FRESH_SIGN_IN_REQUIRED();
+      // The app hears it could not have what it demanded (OpenID Connect Unmet Authentication Requirements 1.0).
+      if (unmet)
+        return finish(interaction, {
+          error: "unmet_authentication_requirements",
+          error_description:
+            "The app requires a multi-factor sign-in, and this account has no second factor.",
+        });
       const userId = user.id;
       let grant = await existingGrant(provider, projectId, userId, client.clientId);
       if (!grant || grant.accountId !== userId)
         grant = new provider.Grant({ accountId: userId, clientId: client.clientId });
-      grant.addOIDCScope(requested(interaction, client).join(" "));
+      const scopes = requested(interaction, client);
+      grant.addOIDCScope(scopes.join(" "));
+      // Claims named in the claims parameter: those the granted scopes release, and no others (the consent page
+      // shows scopes; a claim outside them was never agreed to, and is marked refused so it is not asked again).
+      const released = new Set(scopes.flatMap((scope) => SCOPE_CLAIMS[scope] ?? []));
+      const named = claimNames(interaction.params.claims);
+      grant.addOIDCClaims(named.filter((claim) => released.has(claim)));
+      grant.rejectOIDCClaims(named.filter((claim) => !released.has(claim)));
       const grantId = await grant.save();
       return finish(interaction, {
         // A different user than the OP session's signs in: the OP session switches to them.

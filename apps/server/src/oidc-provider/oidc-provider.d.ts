@@ -18,6 +18,8 @@ declare module "oidc-provider" {
     clientId: string;
     addOIDCScope(scope: string): void;
     getOIDCScope(): string;
+    addOIDCClaims(claims: string[]): void;
+    rejectOIDCClaims(claims: string[]): void;
     save(): Promise<string>;
     destroy(): Promise<void>;
   };

@@ -22,6 +22,18 @@ import { rsaPrivateJwk } from "./rsa-key.ts";
 
 export const OIDC_SCOPES = ["openid", "offline_access", "profile", "email", "team"];
 
+/**
+ * The claims each scope releases. How the user signed in (services/amr.ts): oidc-provider puts acr and amr in an
+ * id_token only when the app asks for them by the claims parameter; under `openid` they are in every id_token
+ * (userinfo has neither).
+ */
+export const SCOPE_CLAIMS: Record<string, string[]> = {
+  openid: ["sub", "acr", "amr"],
+  profile: ["name", "picture"],
+  email: ["email", "email_verified"],
+  team: ["teams"],
+};
+
 export type ProviderDeps = {
   db: Db;
   clock: Clock;
@@ -115,15 +127,7 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
     },
     scopes: OIDC_SCOPES,
     acrValues: [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR],
-    claims: {
-      // How the user signed in (services/amr.ts). oidc-provider puts acr and amr in an id_token only when the app
-      // asks for them by the claims parameter; under `openid` they are in every id_token (userinfo has neither).
-      amr: null,
-      openid: ["sub", "acr", "amr"],
-      profile: ["name", "picture"],
-      email: ["email", "email_verified"],
-      team: ["teams"],
-    },
+    claims: { amr: null, ...SCOPE_CLAIMS },
     async findAccount(_ctx: unknown, sub: string) {
       const user = await deps.usersRepo.find(projectId, sub).catch(() => undefined);
       // A banned (restricted) user has no account here: their tokens stop working at userinfo and refresh.
@@ -148,6 +152,9 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
       // A client may introspect or revoke only its own tokens (the default lets any client ask about any token).
       revocation: { enabled: true, allowedPolicy: ownTokenOnly },
       introspection: { enabled: true, allowedPolicy: ownTokenOnly },
+      // The claims parameter (OpenID Connect Core §5.5): how an app demands a multi-factor sign-in (an essential acr,
+      // interactions.ts). The claims it names are granted only as far as the consented scopes release them.
+      claimsParameter: { enabled: true },
       // Our own plain pages: the package's defaults load web fonts from a third party.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: true },
