@@ -1,6 +1,6 @@
 // Every `gatehouse` command run as a process, as an operator runs it, against a real server started by
 // `gatehouse start` on a PGlite data directory: output, --json shapes and exit codes (docs/cli.md) are checked.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPILED_CLI_ENV } from "../testing/compiled-server.ts";
-import { freePort } from "../testing/server-process.ts";
+import { freePort, type RunningServer, startServer } from "../testing/server-process.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/gatehouse.mjs", import.meta.url));
 // The installed bin runs the source through tsx, about 2 s of CPU per command; the first test runs it, the rest the
@@ -17,7 +17,7 @@ const COMMAND = process.env[COMPILED_CLI_ENV] ?? BIN;
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-cli-"));
 const dataDir = join(dir, "data-dir");
 let port = 0;
-let server: ChildProcess | undefined;
+let server: RunningServer | undefined;
 let project: { id: string; super_secret_admin_key: string; publishable_client_key: string };
 
 type Result = { code: number | null; stdout: string; stderr: string };
@@ -52,33 +52,15 @@ beforeAll(async () => {
   const migrated = json<{ migrations: number }>(await cli(["migrate", "--json"]));
   expect(migrated.migrations).toBeGreaterThan(10);
   port = await freePort();
-  const { DATABASE_URL: _db, REDIS_URL: _redis, ...parent } = process.env;
-  server = spawn(process.execPath, [COMMAND, "start"], {
-    env: {
-      ...parent,
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEHOUSE_DEMO_PROJECT: "off",
-      PORT: String(port),
-      GATEHOUSE_LOG_FORMAT: "json",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes("Gatehouse is running at")) {
-    if (Date.now() > deadline || server.exitCode !== null)
-      throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startServer(
+    { GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_DEMO_PROJECT: "off", PORT: String(port) },
+    60_000,
+    { cli: [COMMAND] },
+  );
 }, 300_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((r) => server?.once("exit", r));
-  }
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -270,8 +252,7 @@ describe("gatehouse CLI", () => {
   }, 300_000);
 
   it("works on the database once the server stopped: projects, export with hashes, backup and restore", async () => {
-    server?.kill("SIGTERM");
-    await new Promise((r) => server?.once("exit", r));
+    await server?.stop();
     const made = json<{ id: string; super_secret_admin_key: string }>(
       await cli(["projects", "create", "--name", "From the CLI", "--json"]),
     );

@@ -1,7 +1,7 @@
 // 100,000 users through `gatehouse import` (issue 23): the generic file streamed by the CLI process into a server on
 // PGlite through the bulk endpoint. The CLI is killed (SIGKILL) mid-way and run again: the project ends with every
 // user exactly once, and the CLI's peak resident memory stays bounded (it never holds the file).
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openPglite } from "../db/client.ts";
 import { COMPILED_CLI_ENV } from "../testing/compiled-server.ts";
 import { writeGenericUsers } from "../testing/generic-users-file.ts";
-import { freePort } from "../testing/server-process.ts";
+import { freePort, type RunningServer, startServer } from "../testing/server-process.ts";
 
 // One process (the compiled CLI, or the source through tsx), never the bin's wrapper: the process measured and
 // killed must be the one importing.
@@ -28,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), "gatehouse-import-100k-"));
 const dataDir = join(dir, "data-dir");
 const file = join(dir, "users.ndjson");
 let port = 0;
-let server: ChildProcess | undefined;
+let server: RunningServer | undefined;
 let project: { id: string; super_secret_admin_key: string };
 
 const baseEnv = () => {
@@ -80,26 +80,13 @@ beforeAll(async () => {
   project = JSON.parse(made.stdout);
   await writeGenericUsers(file, USERS, "bulk-import.test");
   port = await freePort();
-  server = spawn(process.execPath, [...COMMAND, "start"], {
-    env: { ...baseEnv(), PORT: String(port), GATEHOUSE_LOG_FORMAT: "json", GATEHOUSE_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
+  server = await startServer({ ...baseEnv(), PORT: String(port), GATEHOUSE_LOG_LEVEL: "warn" }, 60_000, {
+    cli: COMMAND,
   });
-  let output = "";
-  server.stdout?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  server.stderr?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes("Gatehouse is running at")) {
-    if (Date.now() > deadline || server.exitCode !== null)
-      throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }, 300_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((r) => server?.once("exit", r));
-  }
+  await server?.stop();
 });
 
 it(`imports ${USERS.toLocaleString("en")} users, killed mid-way and resumed, each user exactly once`, async () => {
@@ -150,8 +137,7 @@ it(`imports ${USERS.toLocaleString("en")} users, killed mid-way and resumed, eac
   expect(peak).toBeLessThan(MAX_CLI_RSS_MB);
 
   // The project's rows, read from the data directory once the server stopped: every source id exactly once.
-  server?.kill("SIGTERM");
-  await new Promise((r) => server?.once("exit", r));
+  await server?.stop();
   const database = await openPglite({ dataDir: join(dataDir, "data") });
   try {
     const result = (await database.db.execute(sql`

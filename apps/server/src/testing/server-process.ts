@@ -31,9 +31,14 @@ export type RunningServer = {
 
 /**
  * What a test starts: the server alone, or `npm start` (scripts/start.ts: its settings, and the demo app), from the
- * repository through tsx; or a built server artifact's `node server.js` in its own folder (no TypeScript loader).
+ * repository through tsx; a built server artifact's `node server.js` in its own folder (no TypeScript loader); or
+ * `gatehouse start`, given the node arguments that run the CLI (its bin, or its compiled copy).
  */
-export type ServerScript = "apps/server/src/main.ts" | "scripts/start.ts" | { artifactDir: string };
+export type ServerScript =
+  | "apps/server/src/main.ts"
+  | "scripts/start.ts"
+  | { artifactDir: string }
+  | { cli: string[] };
 
 export function spawnServer(
   env: Record<string, string | undefined>,
@@ -48,15 +53,17 @@ export function spawnServer(
     GATEHOUSE_LOG_FORMAT: _format,
     ...parentEnv
   } = process.env;
-  const fromRepository = typeof script === "string";
   // An artifact runs as an operator runs it: plain node, no loader a parent's NODE_OPTIONS might bring.
-  if (!fromRepository) delete parentEnv.NODE_OPTIONS;
+  if (typeof script === "object" && "artifactDir" in script) delete parentEnv.NODE_OPTIONS;
   const compiled = script === "apps/server/src/main.ts" ? process.env[COMPILED_SERVER_ENV] : undefined;
-  const [args, cwd] = !fromRepository
-    ? [["server.js"], script.artifactDir]
-    : compiled
-      ? [["--enable-source-maps", compiled], repoRoot]
-      : [["--conditions=gatehouse-source", "--import", "tsx", script], repoRoot];
+  const [args, cwd] =
+    typeof script === "object"
+      ? "artifactDir" in script
+        ? [["server.js"], script.artifactDir]
+        : [[...script.cli, "start"], repoRoot]
+      : compiled
+        ? [["--enable-source-maps", compiled], repoRoot]
+        : [["--conditions=gatehouse-source", "--import", "tsx", script], repoRoot];
   const child = spawn(process.execPath, args, {
     cwd,
     env: { ...parentEnv, GATEHOUSE_LOG_FORMAT: "json", ...env },
