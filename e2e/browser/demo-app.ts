@@ -61,6 +61,30 @@ export async function startDemoSetup(name: string, env: Record<string, string> =
     return link;
   }
 
+  /**
+   * Makes the demo app the project's app (its trusted domain, where the dashboard's Impersonate and the OpenID
+   * Provider send the browser) and creates a user who signs in with `user`'s password; returns the user's id.
+   */
+  async function demoAppWithUser(user: { email: string; password: string; name: string }): Promise<string> {
+    await call("PATCH", "/projects/current", admin, {
+      config: { domains: [{ domain: demo.url, handler_path: "/handler" }] },
+    });
+    const made = await call(
+      "POST",
+      "/users",
+      admin,
+      {
+        primary_email: user.email,
+        primary_email_verified: true,
+        primary_email_auth_enabled: true,
+        password: user.password,
+        display_name: user.name,
+      },
+      201,
+    );
+    return String(made.id);
+  }
+
   return {
     server,
     projectId,
@@ -70,6 +94,7 @@ export async function startDemoSetup(name: string, env: Record<string, string> =
     browser,
     lastEmail,
     linkFromEmail,
+    demoAppWithUser,
     /** A fresh browser (own cookies) on the demo app. */
     async open(options: { colorScheme?: "light" | "dark"; width?: number; locale?: string } = {}) {
       const context: BrowserContext = await browser.newContext({

@@ -2,46 +2,24 @@
 // project's trusted domain): the operator impersonates a demo user, and the demo app opens as that user with the
 // banner, which ends it; the operator bans the user, whose open session ends and whose sign-in on the demo app is
 // refused in words; lifting the ban lets them in again. Screenshots go to test-output/impersonation/.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard } from "../../apps/dashboard/build.ts";
 import { expectAccessible } from "./axe.ts";
-import { signInThere } from "./dashboard-page.ts";
+import { dashboardBuild, signInThere } from "./dashboard-page.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 
 const USER = { email: "dana@example.com", password: "dana's password", name: "Dana Demo" };
 const BANNED_TEXT = "This account has been suspended by the site's administrator, so it cannot sign in.";
 
-let dist: string;
+let build: Awaited<ReturnType<typeof dashboardBuild>> | undefined;
 let setup: DemoSetup;
 let operator: Page;
 let userId: string;
 
 beforeAll(async () => {
-  dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
-  await buildDashboard(dist);
-  setup = await startDemoSetup("impersonation", { GATEHOUSE_DASHBOARD_DIR: dist });
-  // The demo app is the project's app: the dashboard opens it under its trusted domain.
-  await setup.call("PATCH", "/projects/current", setup.admin, {
-    config: { domains: [{ domain: setup.demo.url, handler_path: "/handler" }] },
-  });
-  const user = await setup.call(
-    "POST",
-    "/users",
-    setup.admin,
-    {
-      primary_email: USER.email,
-      primary_email_verified: true,
-      primary_email_auth_enabled: true,
-      password: USER.password,
-      display_name: USER.name,
-    },
-    201,
-  );
-  userId = String(user.id);
+  build = await dashboardBuild();
+  setup = await startDemoSetup("impersonation", { GATEHOUSE_DASHBOARD_DIR: build.dist });
+  userId = await setup.demoAppWithUser(USER);
   ({ page: operator } = await setup.open({ width: 1280 }));
   await operator.goto(`${setup.server.baseUrl}/dashboard/projects/${setup.projectId}/users/${userId}`);
   await signInThere(operator, "operator@example.com", "operator password 1");
@@ -50,7 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await setup?.stop();
-  if (dist) await rm(dist, { recursive: true, force: true });
+  await build?.removeBuild();
 });
 
 const access = () => operator.getByRole("region", { name: "Access" });

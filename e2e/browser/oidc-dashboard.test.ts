@@ -5,17 +5,13 @@
 // passport-openidconnect app signs the same user in with the second. The user's account settings list both under
 // Connected apps; Remove access ends the first's grant, and its refresh token is refused afterwards.
 // Screenshots: test-output/oidc-dashboard/.
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { freePort } from "@gatehouse/server/testing/server-process";
 import * as oidc from "openid-client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard } from "../../apps/dashboard/build.ts";
 import { expectAccessible } from "./axe.ts";
-import { signInThere } from "./dashboard-page.ts";
+import { dashboardBuild, signInThere } from "./dashboard-page.ts";
 import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 import { openIdClient, startPassportRp } from "./oidc-rp.ts";
 
@@ -27,7 +23,7 @@ const LOGO = Buffer.from(
   "base64",
 );
 
-let dist: string;
+let build: Awaited<ReturnType<typeof dashboardBuild>> | undefined;
 let setup: DemoSetup;
 let wiki: Server;
 let wikiBase: string;
@@ -41,27 +37,10 @@ let reached: (url: URL) => void = () => {};
 const registered: Record<string, { id: string; secret: string }> = {};
 
 beforeAll(async () => {
-  dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
-  await buildDashboard(dist);
-  setup = await startDemoSetup("oidc-dashboard", { GATEHOUSE_DASHBOARD_DIR: dist });
+  build = await dashboardBuild();
+  setup = await startDemoSetup("oidc-dashboard", { GATEHOUSE_DASHBOARD_DIR: build.dist });
   issuer = `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`;
-  await setup.call("PATCH", "/projects/current", setup.admin, {
-    config: { domains: [{ domain: setup.demo.url, handler_path: "/handler" }] },
-  });
-  const made = await setup.call(
-    "POST",
-    "/users",
-    setup.admin,
-    {
-      primary_email: USER.email,
-      primary_email_verified: true,
-      primary_email_auth_enabled: true,
-      password: USER.password,
-      display_name: USER.name,
-    },
-    201,
-  );
-  userId = String(made.id);
+  userId = await setup.demoAppWithUser(USER);
   // The wiki: a loopback server of the test's own with the callback (handing the address reached to the test) and
   // the logo the operator registers.
   wiki = createServer((req, res) => {
@@ -83,7 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await setup?.stop();
   await new Promise((resolve) => wiki?.close(resolve));
-  if (dist) await rm(dist, { recursive: true, force: true });
+  await build?.removeBuild();
 });
 
 /** The next address the browser reaches at the wiki's callback. */

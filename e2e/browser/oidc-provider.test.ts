@@ -23,24 +23,7 @@ let reached: (url: URL) => void = () => {};
 
 beforeAll(async () => {
   setup = await startDemoSetup("oidc-provider");
-  // The demo app is the project's app: the provider sends the browser to its handler pages.
-  await setup.call("PATCH", "/projects/current", setup.admin, {
-    config: { domains: [{ domain: setup.demo.url, handler_path: "/handler" }] },
-  });
-  const user = await setup.call(
-    "POST",
-    "/users",
-    setup.admin,
-    {
-      primary_email: USER.email,
-      primary_email_verified: true,
-      primary_email_auth_enabled: true,
-      password: USER.password,
-      display_name: USER.name,
-    },
-    201,
-  );
-  userId = String(user.id);
+  userId = await setup.demoAppWithUser(USER);
   // The relying party's callback: a loopback server of the test's own that hands the address reached to the test.
   wiki = createServer((req, res) => {
     reached(new URL(req.url ?? "/", callback));
