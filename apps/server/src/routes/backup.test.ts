@@ -63,4 +63,32 @@ describe("GET /internal/backup", () => {
       await copy.close();
     }
   });
+
+  it("makes one backup at a time: a second request meanwhile is refused, and the next one after it is served", async () => {
+    if (server.deps.database.kind !== "pglite") return;
+    const asOperator = { headers: accessHeaders("admin", server.internal) };
+    const [first, second] = await Promise.all([
+      server.request(BACKUP, asOperator),
+      server.request(BACKUP, asOperator),
+    ]);
+    const served = first.status === 200 ? first : second;
+    const refused = first.status === 200 ? second : first;
+    expect(served.status).toBe(200);
+    const body = await expectKnownError(refused, "BACKUP_NOT_AVAILABLE");
+    expect(JSON.stringify(body.details)).toContain("another backup");
+    // Still unread: the copy is still held, so a third waits its turn too.
+    await expectKnownError(await server.request(BACKUP, asOperator), "BACKUP_NOT_AVAILABLE");
+    await served.arrayBuffer();
+    const third = await server.request(BACKUP, asOperator);
+    expect(third.status).toBe(200);
+    await third.arrayBuffer();
+
+    // A client that goes away mid-way gives its turn back as well.
+    const abandoned = await server.request(BACKUP, asOperator);
+    expect(abandoned.status).toBe(200);
+    await abandoned.body?.cancel();
+    const next = await server.request(BACKUP, asOperator);
+    expect(next.status, await next.clone().text()).toBe(200);
+    await next.arrayBuffer();
+  });
 });
