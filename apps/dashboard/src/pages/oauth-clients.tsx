@@ -37,7 +37,7 @@ export function OAuthClientsPage({ project }: ProjectScreenProps) {
         <h2 id="oidc-issuer">{t("oauth.provider.title")}</h2>
         <Muted>{t("oauth.provider.explain")}</Muted>
         <dl className="dash-reveal">
-          <CopyRow label={t("oauth.issuer")} value={issuer} />
+          <CopyRow label={t("oauth.clients.issuer")} value={issuer} />
           <CopyRow label={t("oauth.discovery")} value={`${issuer}/.well-known/openid-configuration`} />
         </dl>
       </section>
@@ -47,9 +47,9 @@ export function OAuthClientsPage({ project }: ProjectScreenProps) {
           revealed={{
             description: created.display_name,
             keys: [
-              { label: t("oauth.clientId"), value: created.client_id, env: "" },
+              { label: t("oauth.clients.clientId"), value: created.client_id, env: "" },
               ...(created.client_secret
-                ? [{ label: t("oauth.clientSecret"), value: created.client_secret, env: "" }]
+                ? [{ label: t("oauth.clients.clientSecret"), value: created.client_secret, env: "" }]
                 : []),
             ],
           }}
@@ -211,12 +211,12 @@ function ClientList({ project }: ProjectScreenProps) {
   const clients = useQuery(clientsKey(project), () => project.app.listOidcClients());
   if (clients.length === 0) return <Muted>{t("oauth.clientsNone")}</Muted>;
   return (
-    <TableScroll label={t("oauth.table")}>
+    <TableScroll label={t("oauth.clients.table")}>
       <table className="dash-table">
         <TableHead
           columns={[
             t("oauth.name"),
-            t("oauth.clientId"),
+            t("oauth.clients.clientId"),
             t("oauth.type"),
             t("oauth.col.redirects"),
             t("oauth.col.scopes"),
