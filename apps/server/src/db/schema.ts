@@ -998,15 +998,22 @@ export const oidcPayloads = pgTable(
 );
 
 /**
- * [GO] The RS256 key of a project's OpenID Provider, for clients that cannot verify ES256 id_tokens. Sealed with the
- * server secret like the ES256 keys; published in the provider's JWKS beside them.
+ * [GO] The RS256 keys of a project's OpenID Provider, for clients that cannot verify ES256 id_tokens. Sealed with the
+ * server secret like the ES256 keys; published in the provider's JWKS beside them. Rotated with them: a new key
+ * signs from `signs_from` (an hour after it is published); the project's first key signs from the epoch, and the
+ * unique (project, signs_from) makes two processes creating it at once end with one.
  */
-export const oidcRsaKeys = pgTable("oidc_rsa_keys", {
-  projectId: projectIdColumn().primaryKey(),
-  kid: text("kid").notNull(),
-  sealedPrivateJwk: text("sealed_private_jwk").notNull(),
-  createdAt: createdAt(),
-});
+export const oidcRsaKeys = pgTable(
+  "oidc_rsa_keys",
+  {
+    kid: text("kid").primaryKey(),
+    projectId: projectIdColumn(),
+    sealedPrivateJwk: text("sealed_private_jwk").notNull(),
+    createdAt: createdAt(),
+    signsFrom: timestamp("signs_from", { withTimezone: true, mode: "date" }).notNull().default(new Date(0)),
+  },
+  (t) => [uniqueIndex("oidc_rsa_keys_project_signs_from_idx").on(t.projectId, t.signsFrom)],
+);
 
 /**
  * The audit log (issue 21): append-only, one row per security-relevant action, written in the transaction of the

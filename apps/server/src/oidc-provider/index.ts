@@ -1,12 +1,14 @@
 // Gatehouse as an OpenID Provider, built once in deps.ts: the OAuth clients, one oidc-provider per project (rebuilt
 // now and then so rotated signing keys are picked up), the consent step, and the Node handler the route mounts.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { endUserGrants } from "./adapter.ts";
 import { createBackchannelSender } from "./backchannel.ts";
 import { createOidcClients } from "./clients.ts";
 import { createOidcInteractions, type SessionLookup } from "./interactions.ts";
 import { buildProvider, mountPathOf, type Provider, type ProviderDeps } from "./provider.ts";
+import { rotateRsaKeys } from "./rsa-key.ts";
 
 /** Keys are published an hour before they sign, so a provider rebuilt every ten minutes never signs with a stale one. */
 const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
@@ -65,6 +67,17 @@ export function createOidcProvider(deps: OidcProviderDeps) {
       logger: deps.logger,
       providerFor,
     }),
+
+    /**
+     * A signing-key rotation's part here, in its transaction: a new RS256 key, and the superseded ones that can go.
+     * This process's provider is rebuilt at its next request, so the new key is published at once (others within
+     * PROVIDER_MAX_AGE_MS, well inside the hour before it signs).
+     */
+    async rotateKeys(tx: Db, projectId: string) {
+      const rotated = await rotateRsaKeys(tx, deps.box, deps.clock, projectId);
+      providers.delete(projectId);
+      return rotated;
+    },
 
     /** Ending a user's sessions or banning them ends what they hold at the OP (sessions, grants, tokens). */
     endUserGrants: (projectId: string, userId: string) => endUserGrants(deps.db, projectId, userId),

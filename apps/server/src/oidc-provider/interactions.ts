@@ -75,12 +75,15 @@ export type ConsentingUser = { id: string; sessionId: string };
 export function createOidcInteractions(deps: Deps) {
   const { db, clock, clients } = deps;
   const epoch = () => Math.floor(clock.now().getTime() / 1000);
+  // oidc-provider stamps an interaction's iat and exp with its own reading of the time (the system clock): its life
+  // is measured on that clock, the user's sessions on ours.
+  const providerEpoch = () => Math.floor(Date.now() / 1000);
 
   async function load(projectId: string, interactionId: string) {
     const provider = await deps.providerFor(projectId);
     const interaction = await provider.Interaction.find(interactionId);
     const client = interaction ? await clients.find(projectId, interaction.params.client_id) : undefined;
-    if (!interaction || !client || interaction.exp <= epoch())
+    if (!interaction || !client || interaction.exp <= providerEpoch())
       throw KnownErrors.OIDC_INTERACTION_NOT_FOUND({ interaction_id: interactionId });
     return { provider, interaction, client };
   }
@@ -123,7 +126,7 @@ export function createOidcInteractions(deps: Deps) {
 
   async function finish(interaction: InteractionInstance, result: Record<string, unknown>): Promise<string> {
     interaction.result = result;
-    await interaction.save(Math.max(interaction.exp - epoch(), 1));
+    await interaction.save(Math.max(interaction.exp - providerEpoch(), 1));
     return interaction.returnTo;
   }
 

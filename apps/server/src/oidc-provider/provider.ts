@@ -18,7 +18,7 @@ import { isPublicUrl } from "../webhooks/addresses.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { type OidcClients, toProviderMetadata } from "./clients.ts";
 import { loadOidcProvider } from "./library.ts";
-import { rsaPrivateJwk } from "./rsa-key.ts";
+import { ID_TOKEN_TTL_S, rsaPrivateJwks } from "./rsa-key.ts";
 
 export const OIDC_SCOPES = ["openid", "offline_access", "profile", "email", "team"];
 
@@ -106,7 +106,7 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
   // The ES256 key signing now comes first: oidc-provider signs with the first key of an algorithm.
   const keys = [
     ...(await deps.signingKeys.privateJwks(projectId)),
-    await rsaPrivateJwk(db, deps.box, clock, projectId),
+    ...(await rsaPrivateJwks(db, deps.box, clock, projectId)),
   ];
   // Cookie names carry the project so two projects' OP sessions on one host never read each other's cookies.
   const suffix = sha256Hex(projectId).slice(0, 12);
@@ -191,7 +191,7 @@ export async function buildProvider(deps: ProviderDeps, projectId: string): Prom
     ttl: {
       AccessToken: 3600,
       AuthorizationCode: 60,
-      IdToken: 3600,
+      IdToken: ID_TOKEN_TTL_S,
       Interaction: 3600,
       Session: 14 * 24 * 3600,
       Grant: 365 * 24 * 3600,

@@ -983,7 +983,7 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     .values({ projectId: keys.projectId, model: "Session", id: "s1", payload: {} });
   await db
     .insert(schema.oidcRsaKeys)
-    .values({ projectId: keys.projectId, kid: "rsa-1", sealedPrivateJwk: "sealed" });
+    .values({ projectId: keys.projectId, kid: `rsa-${keys.projectId}`, sealedPrivateJwk: "sealed" });
   await db.insert(schema.auditLog).values({
     id: randomUUID(),
     projectId: keys.projectId,

@@ -44,7 +44,7 @@ export function registerSigningKeyRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, rotateSigningKeysRoute, async (_input, { caller }) => {
     const projectId = projectOf(caller).id;
     const keys = await inTransaction(deps.db, async (tx) => {
-      await deps.signingKeys.rotate(tx, projectId);
+      await deps.signingKeys.rotate(tx, projectId, await deps.oidcProvider.rotateKeys(tx, projectId));
       return deps.signingKeys.describe(projectId, tx);
     });
     return { items: keys.map(toView) };

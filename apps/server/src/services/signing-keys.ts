@@ -212,7 +212,12 @@ export function createSigningKeyService(deps: {
      * Starts a rotation: publishes a new key per audience that signs after the JWKS cache time, and retires
      * keys superseded for longer than an access-token lifetime (no unexpired token can carry them).
      */
-    async rotate(tx: Db, projectId: string): Promise<void> {
+    async rotate(
+      tx: Db,
+      projectId: string,
+      /** Other keys the same rotation changed (the OpenID Provider's RS256 keys), for the audit entry. */
+      alongside: { published: string[]; retired: string[] } = { published: [], retired: [] },
+    ): Promise<void> {
       const now = clock.now();
       const published = await repo.published(projectId, tx);
       const retired: string[] = [];
@@ -234,8 +239,8 @@ export function createSigningKeyService(deps: {
         type: "signing_key.rotated",
         target: { type: "project", id: projectId },
         details: {
-          published: rows.map((row) => row.id),
-          retired: retired,
+          published: [...rows.map((row) => row.id), ...alongside.published],
+          retired: [...retired, ...alongside.retired],
           signs_from_millis: rows[0]?.signsFrom.getTime(),
         },
       });
