@@ -47,4 +47,27 @@ describe("the OAuth apps screen", () => {
     await waitFor(() => expect(screen.queryByText(clientId)).toBeNull());
     expect(await live().project.app.listOidcClients()).toEqual([]);
   });
+
+  it("registers an app that signs a JWT with its own key: it asks for the key set URL and gets no secret", async () => {
+    const user = userEvent.setup();
+    await renderScreen(live().app, <OAuthClientsPage project={live().project} />);
+    await user.type(screen.getByLabelText("Name"), "Passport");
+    await user.type(screen.getByLabelText(/Redirect URIs/), "https://passport.example.com/callback");
+    await user.selectOptions(screen.getByLabelText("How the app sends its secret"), "private_key_jwt");
+    await user.click(screen.getByRole("button", { name: "Register app" }));
+    expect(
+      await screen.findByText("Give the https URL where the app publishes its public keys."),
+    ).toBeTruthy();
+
+    await user.type(screen.getByLabelText(/jwks_uri/), "https://passport.example.com/jwks.json");
+    await user.click(screen.getByRole("button", { name: "Register app" }));
+    const reveal = await screen.findByRole("region", { name: "New app: Passport" });
+    const clientId = within(reveal).getByText(/^ghc_[0-9a-f]{32}$/).textContent as string;
+    expect(within(reveal).queryByText(/^[\w-]{43}$/)).toBeNull();
+    const stored = (await live().project.app.listOidcClients()).find((c) => c.client_id === clientId);
+    expect(stored).toMatchObject({
+      token_endpoint_auth_method: "private_key_jwt",
+      jwks_uri: "https://passport.example.com/jwks.json",
+    });
+  });
 });

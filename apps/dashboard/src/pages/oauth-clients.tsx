@@ -1,5 +1,6 @@
 // [GO] Apps that sign users in with this project as their OpenID Provider: register a client (confidential, sending
-// its secret in an HTTP Basic header or in the request body, or public; exact redirect URIs, scopes, logo,
+// its secret in an HTTP Basic header or in the request body, or signing a JWT with its own key published at a
+// jwks_uri; or public; exact redirect URIs, scopes, logo,
 // first-party, RS256 id_tokens, a back-channel logout URI), whose secret is shown once (only its hash is kept); the
 // provider's issuer and discovery URL to paste into the app; the list of clients with deletion.
 import type { OidcClient } from "@gatehouse/contract";
@@ -23,8 +24,8 @@ const SCOPES: { id: string; label: DashboardKey }[] = [
 
 const clientsKey = (project: { id: string }) => projectKey(project, "oidc-clients");
 type Created = OidcClient & { client_secret: string | null };
-/** How a confidential client sends its secret to the token endpoint (private_key_jwt stays an API option). */
-type SecretMethod = "client_secret_basic" | "client_secret_post";
+/** How a confidential client proves itself at the token endpoint (a key set given inline stays an API option). */
+type SecretMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
 
 export function OAuthClientsPage({ project }: ProjectScreenProps) {
   const t = useDashboardTranslation();
@@ -82,12 +83,14 @@ function CreateClient({
   const [redirects, setRedirects] = useState("");
   const [logo, setLogo] = useState("");
   const [backchannel, setBackchannel] = useState("");
+  const [jwksUri, setJwksUri] = useState("");
   const [type, setType] = useState<"confidential" | "public">("confidential");
   const [authMethod, setAuthMethod] = useState<SecretMethod>("client_secret_basic");
   const [scopes, setScopes] = useState<Record<string, boolean>>({ profile: true, email: true });
   const [firstParty, setFirstParty] = useState(false);
   const [rs256, setRs256] = useState(false);
-  const [errors, setErrors] = useState<{ name?: string; redirects?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; redirects?: string; jwksUri?: string }>({});
+  const signsWithKey = type === "confidential" && authMethod === "private_key_jwt";
 
   const uris = () =>
     redirects
@@ -99,6 +102,7 @@ function CreateClient({
       display_name: name.trim(),
       type,
       ...(type === "confidential" ? { token_endpoint_auth_method: authMethod } : {}),
+      ...(signsWithKey ? { jwks_uri: jwksUri.trim() } : {}),
       redirect_uris: uris(),
       allowed_scopes: ["openid", ...SCOPES.filter((s) => scopes[s.id]).map((s) => s.id)],
       logo_url: logo.trim() || null,
@@ -115,9 +119,10 @@ function CreateClient({
     const found = {
       name: name.trim() ? undefined : t("oauth.err.name"),
       redirects: uris().length > 0 ? undefined : t("oauth.err.redirects"),
+      jwksUri: !signsWithKey || /^https:\/\/\S+$/.test(jwksUri.trim()) ? undefined : t("oauth.err.jwksUri"),
     };
     setErrors(found);
-    if (!found.name && !found.redirects) void create.run();
+    if (!found.name && !found.redirects && !found.jwksUri) void create.run();
   };
 
   return (
@@ -167,8 +172,18 @@ function CreateClient({
             >
               <option value="client_secret_basic">{t("oauth.authMethod.basic")}</option>
               <option value="client_secret_post">{t("oauth.authMethod.post")}</option>
+              <option value="private_key_jwt">{t("oauth.authMethod.privateKeyJwt")}</option>
             </select>
           </label>
+        )}
+        {signsWithKey && (
+          <Field
+            label={t("oauth.jwksUri")}
+            value={jwksUri}
+            placeholder="https://grafana.example.com/.well-known/jwks.json"
+            error={errors.jwksUri}
+            onChange={(event) => setJwksUri(event.target.value)}
+          />
         )}
         <fieldset className="dash-checks">
           <legend>{t("oauth.scopes")}</legend>
