@@ -1,7 +1,8 @@
 // The dashboard's reads: each keyed read is fetched once and shared by every screen that shows it; a write
 // invalidates the keys it changed, and every screen showing them reads again in place (keeping the old answer on
 // screen meanwhile), so an edit shows up everywhere without a reload. Figures that change by themselves (sign-ups,
-// activity) are read again when shown after a while. Keys start with the project id.
+// activity) are read again when shown after a while, and everything a while old when the operator comes back to the
+// tab (a member who joined by single sign-on in another window meanwhile). Keys start with the project id.
 import { type Tracked, track } from "@gatehouse/react/ui";
 import { useSyncExternalStore } from "react";
 
@@ -58,6 +59,18 @@ export function invalidate(...prefixes: string[]): void {
 export function invalidateOlderThan(ms: number, ...prefixes: string[]): void {
   const before = Date.now() - ms;
   readAgain((key, entry) => entry.startedAt < before && prefixes.some((prefix) => key.startsWith(prefix)));
+}
+
+/**
+ * Reads again what was read more than `ms` ago whenever the page becomes visible again (the operator returns to the
+ * tab); the old values stay on screen until the new ones arrive. Returns the function that stops it.
+ */
+export function readAgainOnReturn(ms = 30_000): () => void {
+  const onVisible = () => {
+    if (document.visibilityState === "visible") invalidateOlderThan(ms, "");
+  };
+  document.addEventListener("visibilitychange", onVisible);
+  return () => document.removeEventListener("visibilitychange", onVisible);
 }
 
 function readAgain(matches: (key: string, entry: Entry) => boolean): void {

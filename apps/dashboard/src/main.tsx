@@ -8,8 +8,10 @@ import "./dashboard-parts.css";
 import "./dashboard-users.css";
 import "./dashboard-narrow.css";
 import { DashboardApp } from "./app.tsx";
+import { readAgainOnReturn } from "./data.ts";
 import { stackApp } from "./stack.ts";
 
+readAgainOnReturn();
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element.");
 createRoot(root).render(
