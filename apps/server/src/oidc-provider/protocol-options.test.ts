@@ -27,6 +27,7 @@ import {
   project,
   registerClient,
   rp,
+  rs256Rp,
   signIn,
   startOpSuite,
 } from "../testing/oidc-relying-party.ts";
@@ -111,13 +112,7 @@ describe("RS256 for clients that ask for it", () => {
   it("signs the client's id_tokens with the project's RSA key from the JWKS; others stay ES256", async () => {
     const user = await server.signIn(p.keys.projectId, { email: uniqueEmail() });
     const rsaClient = await registerClient(suite, p, { id_token_signed_response_alg: "RS256" });
-    const rsa = await oidc.discovery(
-      new URL(p.issuer),
-      rsaClient.client_id,
-      { client_secret: rsaClient.client_secret ?? "", id_token_signed_response_alg: "RS256" },
-      oidc.ClientSecretBasic(rsaClient.client_secret ?? ""),
-      { execute: [oidc.allowInsecureRequests] },
-    );
+    const rsa = await rs256Rp(p, rsaClient);
     const idToken = (await exchange(rsa, await signIn(suite, p, rsa, user))).id_token ?? "";
     expect(decodeProtectedHeader(idToken).alg).toBe("RS256");
     const jwks = createRemoteJWKSet(new URL(String(rsa.serverMetadata().jwks_uri)));

@@ -2,7 +2,6 @@
 // which signs id_tokens an hour later; the key it supersedes keeps verifying until an id_token's life after that, and
 // the next rotation then takes it out of the JWKS. Checked with openid-client and jose against the published JWKS.
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
-import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   api,
@@ -11,6 +10,7 @@ import {
   type Project,
   project,
   registerClient,
+  rs256Rp,
   signIn,
   startOpSuite,
 } from "../testing/oidc-relying-party.ts";
@@ -31,13 +31,7 @@ describe("RS256 key rotation", () => {
     const { server } = suite;
     const started = server.clock.now().getTime();
     const client = await registerClient(suite, p, { id_token_signed_response_alg: "RS256" });
-    const config = await oidc.discovery(
-      new URL(p.issuer),
-      client.client_id,
-      { client_secret: client.client_secret ?? "", id_token_signed_response_alg: "RS256" },
-      oidc.ClientSecretBasic(client.client_secret ?? ""),
-      { execute: [oidc.allowInsecureRequests] },
-    );
+    const config = await rs256Rp(p, client);
     const jwks = async () =>
       (await (await fetch(String(config.serverMetadata().jwks_uri))).json()) as JSONWebKeySet;
     const rsaKids = async () =>

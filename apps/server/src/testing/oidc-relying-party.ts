@@ -92,6 +92,17 @@ export async function rp(p: Project, client: { client_id: string; client_secret:
   });
 }
 
+/** openid-client for a client registered with id_token_signed_response_alg RS256 (it expects RS256 id_tokens). */
+export function rs256Rp(p: Project, client: { client_id: string; client_secret: string | null }) {
+  return oidc.discovery(
+    new URL(p.issuer),
+    client.client_id,
+    { client_secret: client.client_secret ?? "", id_token_signed_response_alg: "RS256" },
+    oidc.ClientSecretBasic(client.client_secret ?? ""),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+}
+
 /** A tiny cookie jar for the browser's hops through the provider. */
 export class Browser {
   cookies = new Map<string, string>();
