@@ -21,9 +21,9 @@ import { createAsyncCache } from "./cache.ts";
 import type { PromptCliLoginOptions } from "./cli-login.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
-import { clientAppPaymentCalls } from "./customer-apps.ts";
 import { expectingErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
 import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
+import { withLazyCalls } from "./lazy-calls.ts";
 import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
 import { createSession, type RefreshResult, type Session } from "./session.ts";
 import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
@@ -749,14 +749,19 @@ export class StackClientApp {
   }
 
   protected currentUserOf(session: Session, json: UserJson): CurrentUser {
-    const user = currentUser(this.objectContext(session), json, {
-      getTokens: async () => ({
-        accessToken: await session.getAccessToken(),
-        refreshToken: session.getRefreshToken(),
-      }),
-      signOut: () => this.endSession(session),
-      link: (provider, options) => this.startOAuth(provider, "link", options.returnTo, options.scopes),
-    });
+    const user = currentUser(
+      this.objectContext(session),
+      json,
+      {
+        getTokens: async () => ({
+          accessToken: await session.getAccessToken(),
+          refreshToken: session.getRefreshToken(),
+        }),
+        signOut: () => this.endSession(session),
+        link: (provider, options) => this.startOAuth(provider, "link", options.returnTo, options.scopes),
+      },
+      () => import("./flows.ts"),
+    );
     return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
   }
 
@@ -841,10 +846,15 @@ export class StackClientApp {
     return this.projectCache.get(undefined);
   }
 
-  // Stack's payments calls naming their customer in the options (customer-apps.ts), on the app's current session.
-  private readonly payments = clientAppPaymentCalls(
-    () => this.objectContext(this.requireSession()),
-    async () => (await this.getUser())?.id ?? null,
+  // Stack's payments calls naming their customer in the options (customer-apps.ts), on the app's current session;
+  // loaded on first call.
+  private readonly payments = withLazyCalls(
+    ["getItem", "listProducts", "listInvoices", "cancelSubscription"],
+    async () =>
+      (await import("./flows.ts")).clientAppPaymentCalls(
+        () => this.objectContext(this.requireSession()),
+        async () => (await this.getUser())?.id ?? null,
+      ),
   );
   readonly getItem = this.payments.getItem;
   readonly listProducts = this.payments.listProducts;

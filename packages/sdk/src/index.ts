@@ -36,6 +36,7 @@ export {
 } from "./client-app.ts";
 export type { ConfigOverrideLevel, PushedConfigSource } from "./config-calls.ts";
 export type { OAuthConnection, ProviderConnection } from "./connected-accounts.ts";
+export type { ActiveSession, UserUpdateOptions } from "./current-user-calls.ts";
 export type { NotificationCategory, OutboxEmail, OutboxUpdateOptions, SendEmailOptions } from "./emails.ts";
 export {
   isKnownError,
@@ -106,4 +107,4 @@ export type {
   OAuthProviderCreateOptions,
   OAuthProviderUpdate,
 } from "./user-oauth-providers.ts";
-export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";
+export type { CurrentUser, TeamPermission } from "./users.ts";
