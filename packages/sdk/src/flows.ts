@@ -4,9 +4,27 @@
 // One module rather than three: esbuild gives each distinct set of importers its own shared chunk, so every lazy
 // module adds a file to a page's first load; one keeps it at two files. Nothing here is exported by the package.
 export { completeCliLogin, promptCliLogin } from "./cli-login.ts";
+export {
+  acceptTeamInvitation,
+  callOAuthCallback,
+  checkCode,
+  getSsoSignInUrl,
+  getTeamInvitationDetails,
+  redirectToOnboarding,
+  resetPassword,
+  sendForgotPasswordEmail,
+  sendMagicLinkEmail,
+  signInWithImpersonation,
+  signInWithMagicLink,
+  signInWithMfa,
+  signInWithPasskey,
+  signInWithRecoveryCode,
+  signUpWithCredential,
+  startOAuth,
+} from "./client-flows.ts";
 export { currentUserCalls } from "./current-user-calls.ts";
 export { clientAppPaymentCalls } from "./customer-apps.ts";
-export { authorizePath, createPkcePair, readOAuthCallback, saveVerifier } from "./oauth.ts";
 export { ownedProjectCalls } from "./owned-projects.ts";
+export { partialUserOf } from "./partial-user.ts";
 export { clientTeam } from "./teams.ts";
-export { browserWebAuthn, createPasskey, usePasskey } from "./webauthn.ts";
+export { browserWebAuthn, createPasskey } from "./webauthn.ts";

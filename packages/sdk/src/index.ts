@@ -37,6 +37,7 @@ export {
 export type { ConfigOverrideLevel, PushedConfigSource } from "./config-calls.ts";
 export type { OAuthConnection, ProviderConnection } from "./connected-accounts.ts";
 export type { ActiveSession, UserUpdateOptions } from "./current-user-calls.ts";
+export { customClaimsOf } from "./custom-claims.ts";
 export type { NotificationCategory, OutboxEmail, OutboxUpdateOptions, SendEmailOptions } from "./emails.ts";
 export {
   isKnownError,
@@ -55,7 +56,6 @@ export {
 } from "./impersonation.ts";
 export type { OidcConsentRequest, OidcGrantedApp } from "./oidc-consent.ts";
 export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
-export { customClaimsOf } from "./partial-user.ts";
 export type {
   PermissionDefinition,
   PermissionDefinitionCreateOptions,
