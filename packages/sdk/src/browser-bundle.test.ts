@@ -75,14 +75,19 @@ async function firstLoad(): Promise<{ gzip: number; text: string }> {
   };
 }
 
-// Issue 24 asks for 12 KB (min+gzip); the first load was 17.6 KB, 16.4 KB since the status column and the owned-project
-// calls moved out. This ceiling is where it stands now, so any growth fails here: lower it with each cut to 12,000.
-const FIRST_LOAD_CEILING = 16_500;
+// Issue 24 asks for 12 KB (min+gzip); the first load was 17.6 KB, 16.4 KB once the status column and the owned-project
+// calls moved out, and 11.95 KB since the user's calls, the app's payments and the sign-in paths beyond the password
+// load on use (flows.ts). The ceiling is issue 24's goal, just above where it stands, so any growth fails here.
+const FIRST_LOAD_CEILING = 12_000;
 
-it(`keeps the client's first load under ${FIRST_LOAD_CEILING} bytes gzip, without the admin app or the status column`, async () => {
+it(`keeps the client's first load under ${FIRST_LOAD_CEILING} bytes gzip, without the admin app, the status column or the calls loaded on use`, async () => {
   const { gzip, text } = await firstLoad();
   // The admin app's and the server app's calls, and the catalogue's status column (REDIS_UNAVAILABLE is only there).
   expect(text.includes("/internal/projects/current"), "the admin app is in the first load").toBe(false);
   expect(text.includes("REDIS_UNAVAILABLE"), "the status column is in the first load").toBe(false);
+  // The calls that load on use: the user's and its teams' (current-user-calls.ts, teams.ts), the sign-in paths beyond
+  // the password (client-flows.ts).
+  expect(text.includes("/team-member-profiles"), "the user's calls are in the first load").toBe(false);
+  expect(text.includes("/auth/mfa/sign-in"), "the sign-in flows are in the first load").toBe(false);
   expect(gzip).toBeLessThanOrEqual(FIRST_LOAD_CEILING);
 }, 30_000);

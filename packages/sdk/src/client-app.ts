@@ -2,7 +2,6 @@
 // the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
 
-import { USER_AUTHENTICATION_REQUIRED } from "@gatehouse/contract/client-errors";
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 // Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
 import type { AdminAppOptions, StackAdminApp } from "./admin-app.ts";
@@ -19,23 +18,22 @@ import {
 } from "./app-options.ts";
 import { createAsyncCache } from "./cache.ts";
 import type { PromptCliLoginOptions } from "./cli-login.ts";
+import type { AppCore, SignUpOptions } from "./client-flows.ts";
 import { jsonBody, type ObjectContext } from "./context.ts";
 import { convexAuthCalls } from "./convex.ts";
-import { clientAppPaymentCalls } from "./customer-apps.ts";
-import { expectingErrors, knownErrorIs, Result, StackAssertionError } from "./errors.ts";
-import { isImpersonationSession, type SessionTokens } from "./impersonation.ts";
-import { type GetPartialUserOptions, partialUserOf } from "./partial-user.ts";
+import { expectingErrors, knownErrorIs, Result } from "./errors.ts";
+import type { SessionTokens } from "./impersonation.ts";
+import { withLazyCalls } from "./lazy-calls.ts";
+import type { GetPartialUserOptions } from "./partial-user.ts";
 import { createSession, type RefreshResult, type Session } from "./session.ts";
-import { memoryTokenStore, resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
+import { type BotChallengeAnswer, botChallengeFields, SIGN_IN_ERRORS } from "./sign-in-fields.ts";
+import { resolveTokenStore, type TokenStoreInit } from "./token-store.ts";
 import { type Credentials, createTransport, type RequestOptions, type Transport } from "./transport.ts";
 import {
   afterAuthTarget,
   assertTrustedRedirect,
-  constructRedirectUrl,
   type HandlerUrls,
-  RETURN_TO_PARAM,
   resolveUrls,
-  SIGNED_UP_PARAM,
   withReturnTo,
 } from "./urls.ts";
 import { authCalls, type CurrentUser, currentUser } from "./users.ts";
@@ -88,19 +86,6 @@ export type Project = {
   };
 };
 
-/**
- * [GO] A bot challenge's outcome, sent with a sign-up, sign-in or code request as Stack's SDK sends it: the widget's
- * token, or `unavailable` when no widget could be shown.
- */
-export type BotChallengeAnswer = { token: string } | { unavailable: true };
-
-const botChallengeFields = (answer: BotChallengeAnswer | undefined) =>
-  !answer
-    ? {}
-    : "token" in answer
-      ? { bot_challenge_token: answer.token, bot_challenge_phase: "visible" }
-      : { bot_challenge_unavailable: "true" };
-
 /** A project the signed-in internal user's teams own, with an admin app acting through their session. */
 export type OwnedProject = {
   id: string;
@@ -144,14 +129,6 @@ const projectOf = (json: ProjectJson): Project => ({
           },
   },
 });
-
-/** The errors each sign-in path expects; the MFA pause is one of them, so a page can ask for the code. */
-const SIGN_IN_ERRORS = [
-  "EMAIL_PASSWORD_MISMATCH",
-  "INVALID_TOTP_CODE",
-  "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
-];
-const CODE_ERRORS = ["VERIFICATION_ERROR"];
 
 export class StackClientApp {
   readonly projectId: string;
@@ -255,6 +232,31 @@ export class StackClientApp {
     };
   }
 
+  /**
+   * Runs one of the sign-in paths and calls loaded on first use (client-flows.ts, with flows.ts) with what it needs of
+   * this app: a page that only signs in with a password and reads the user never loads them.
+   */
+  private async flow<T>(run: (flows: typeof import("./flows.ts"), core: AppCore) => Promise<T>): Promise<T> {
+    return run(await import("./flows.ts"), {
+      projectId: this.projectId,
+      publishableClientKey: this.publishableClientKey,
+      urls: this.urls,
+      transport: this.transport,
+      sessionOf: (init) => this.sessionOf(init),
+      requireSession: (init) => this.requireSession(init),
+      refreshGrant: (refreshToken) => this.refreshGrant(refreshToken),
+      clientAuthentication: () => this.clientAuthentication(),
+      objectContext: (session) => this.objectContext(session),
+      absoluteUrl: (url) => this.absoluteUrl(url),
+      currentUrl: () => this.currentUrl(),
+      navigate: (target) => this.navigate(target),
+      redirectTo: (target) => this.redirectTo(target),
+      redirectToAfterSignIn: (options) => this.redirectToAfterSignIn(options),
+      finishSignIn: (answer, options) => this.finishSignIn(answer, options),
+      invalidateUser: () => this.userCache.invalidate(() => true),
+    });
+  }
+
   private absoluteUrl(url: string): string {
     const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
     if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !origin) return url;
@@ -321,14 +323,8 @@ export class StackClientApp {
    * have. [GO] `signedUp`: the user has just signed up, so the page says the verification e-mail went out and goes
    * on to afterSignUp.
    */
-  async redirectToOnboarding(options: { signedUp?: boolean } = {}): Promise<void> {
-    const current = this.currentUrl();
-    const target = new URL(this.urls.onboarding, "http://relative.invalid");
-    if (options.signedUp) target.searchParams.set(SIGNED_UP_PARAM, "1");
-    const url =
-      target.origin === "http://relative.invalid" ? `${target.pathname}${target.search}` : target.href;
-    const carry = current !== undefined && new URL(current).searchParams.has(RETURN_TO_PARAM);
-    await this.redirectTo(carry ? withReturnTo(url, current) : url);
+  redirectToOnboarding(options: { signedUp?: boolean } = {}): Promise<void> {
+    return this.flow((flows, core) => flows.redirectToOnboarding(core, options));
   }
 
   /** Where a finished sign-in goes: the page that sent the user to sign in, else afterSignUp / afterSignIn. */
@@ -371,67 +367,19 @@ export class StackClientApp {
     });
   }
 
-  signUpWithCredential(options: {
-    email: string;
-    password: string;
-    noRedirect?: boolean;
-    noVerificationCallback?: boolean;
-    verificationCallbackUrl?: string;
-    botChallenge?: BotChallengeAnswer;
-  }): Promise<Result<undefined>> {
-    return expectingErrors(
-      ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET", "SIGN_UP_NOT_ENABLED"],
-      async () => {
-        const callback = options.noVerificationCallback
-          ? undefined
-          : (options.verificationCallbackUrl ?? this.verificationCallback());
-        const session = this.sessionOf();
-        const answer = await this.transport.request<SignInJson>("/auth/password/sign-up", {
-          ...jsonBody({
-            email: options.email,
-            password: options.password,
-            verification_callback_url: callback,
-            ...botChallengeFields(options.botChallenge),
-          }),
-          // A signed-in anonymous user is upgraded in place.
-          session,
-          headers: { "x-stack-allow-anonymous-user": "true" },
-        });
-        await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: true });
-        return undefined;
-      },
-    );
-  }
-
-  /** The e-mail verification link of a sign-up, where the page has a URL to build it from. */
-  private verificationCallback(): string | undefined {
-    return this.currentUrl() ? this.absoluteUrl(this.urls.emailVerification) : undefined;
+  signUpWithCredential(options: SignUpOptions): Promise<Result<undefined>> {
+    return this.flow((flows, core) => flows.signUpWithCredential(core, options));
   }
 
   sendMagicLinkEmail(
     email: string,
     options: { callbackUrl?: string; botChallenge?: BotChallengeAnswer } = {},
   ): Promise<Result<{ nonce: string }>> {
-    return expectingErrors(
-      ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
-      () =>
-        this.transport.request<{ nonce: string }>(
-          "/auth/otp/send-sign-in-code",
-          jsonBody({
-            email,
-            callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback),
-            ...botChallengeFields(options.botChallenge),
-          }),
-        ),
-    );
+    return this.flow((flows, core) => flows.sendMagicLinkEmail(core, email, options));
   }
 
   signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
-    return expectingErrors([...CODE_ERRORS, ...SIGN_IN_ERRORS], async () => {
-      const answer = await this.transport.request<SignInJson>("/auth/otp/sign-in", jsonBody({ code }));
-      await this.finishSignIn(answer, options);
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.signInWithMagicLink(core, code, options));
   }
 
   /** Completes a sign-in paused by MULTI_FACTOR_AUTHENTICATION_REQUIRED (its `attempt_code`). */
@@ -440,14 +388,7 @@ export class StackClientApp {
     attemptCode: string,
     options: { noRedirect?: boolean } = {},
   ): Promise<Result<undefined>> {
-    return expectingErrors([...CODE_ERRORS, "INVALID_TOTP_CODE"], async () => {
-      const answer = await this.transport.request<SignInJson>(
-        "/auth/mfa/sign-in",
-        jsonBody({ code: attemptCode, type: "totp", totp }),
-      );
-      await this.finishSignIn(answer, options);
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.signInWithMfa(core, totp, attemptCode, options));
   }
 
   /** [GO] Completes a paused sign-in with one of the user's single-use recovery codes instead of a TOTP value. */
@@ -456,68 +397,30 @@ export class StackClientApp {
     attemptCode: string,
     options: { noRedirect?: boolean } = {},
   ): Promise<Result<undefined>> {
-    return expectingErrors([...CODE_ERRORS, "INVALID_TOTP_CODE"], async () => {
-      const answer = await this.transport.request<SignInJson>(
-        "/auth/mfa/sign-in",
-        jsonBody({ code: attemptCode, type: "recovery_code", recovery_code: recoveryCode }),
-      );
-      await this.finishSignIn(answer, options);
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.signInWithRecoveryCode(core, recoveryCode, attemptCode, options));
   }
 
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<undefined>> {
-    return expectingErrors(["USER_NOT_FOUND"], async () => {
-      await this.transport.request(
-        "/auth/password/send-reset-code",
-        jsonBody({ email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) }),
-      );
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.sendForgotPasswordEmail(core, email, options));
   }
 
   resetPassword(options: { code: string; password: string }): Promise<Result<undefined>> {
-    return expectingErrors([...CODE_ERRORS, "PASSWORD_REQUIREMENTS_NOT_MET"], async () => {
-      await this.transport.request("/auth/password/reset", jsonBody(options));
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.resetPassword(core, options));
   }
 
-  private checkCode(path: string, code: string, session?: Session): Promise<Result<undefined>> {
-    return expectingErrors(CODE_ERRORS, async () => {
-      await this.transport.request(path, { ...jsonBody({ code }), session });
-      return undefined;
-    });
-  }
-
-  verifyPasswordResetCode = (code: string) => this.checkCode("/auth/password/reset/check-code", code);
-  verifyEmail = (code: string) => this.checkCode("/contact-channels/verify", code);
+  verifyPasswordResetCode = (code: string) =>
+    this.flow((flows, core) => flows.checkCode(core, "passwordReset", code));
+  verifyEmail = (code: string) => this.flow((flows, core) => flows.checkCode(core, "email", code));
   /** Invitations are checked for the signed-in user (the one who would join). */
   verifyTeamInvitationCode = (code: string) =>
-    this.checkCode("/team-invitations/accept/check-code", code, this.requireSession());
+    this.flow((flows, core) => flows.checkCode(core, "teamInvitation", code));
 
   acceptTeamInvitation(code: string): Promise<Result<undefined>> {
-    return expectingErrors(CODE_ERRORS, async () => {
-      await this.transport.request("/team-invitations/accept", {
-        ...jsonBody({ code }),
-        session: this.requireSession(),
-      });
-      this.userCache.invalidate(() => true);
-      return undefined;
-    });
+    return this.flow((flows, core) => flows.acceptTeamInvitation(core, code));
   }
 
   getTeamInvitationDetails(code: string): Promise<Result<{ teamDisplayName: string }>> {
-    return expectingErrors(CODE_ERRORS, async () => {
-      const details = await this.transport.request<{ team_display_name: string }>(
-        "/team-invitations/accept/details",
-        {
-          ...jsonBody({ code }),
-          session: this.requireSession(),
-        },
-      );
-      return { teamDisplayName: details.team_display_name };
-    });
+    return this.flow((flows, core) => flows.getTeamInvitationDetails(core, code));
   }
 
   /** Logs a command-line app in through the browser: shows the confirmation URL, polls, answers a refresh token. */
@@ -558,128 +461,30 @@ export class StackClientApp {
 
   /** Signs in with a passkey of this site (discoverable: the browser offers the user's passkeys). */
   signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
-    return expectingErrors(
-      [...SIGN_IN_ERRORS, "PASSKEY_AUTHENTICATION_FAILED", "PASSKEY_WEBAUTHN_ERROR"],
-      async () => {
-        const { browserWebAuthn, usePasskey } = await import("./flows.ts");
-        const { credentials, hostname } = browserWebAuthn();
-        const { options_json, code } = await this.transport.request<{
-          options_json: Record<string, unknown>;
-          code: string;
-        }>("/auth/passkey/initiate-passkey-authentication", jsonBody({}));
-        const authentication_response = await usePasskey(options_json, hostname, credentials);
-        const answer = await this.transport.request<SignInJson>(
-          "/auth/passkey/sign-in",
-          jsonBody({ authentication_response, code }),
-        );
-        await this.finishSignIn(answer, { noRedirect: options.noRedirect, isNewUser: false });
-        return undefined;
-      },
-    );
+    return this.flow((flows, core) => flows.signInWithPasskey(core, options));
   }
 
   /**
    * [GO] Signs in with an impersonation session an administrator opened (the dashboard's Impersonate hands its tokens
-   * to the app's impersonation page). Only an impersonation session is taken, as the server lists it to its holder:
-   * a link carrying an ordinary session's tokens cannot sign a visitor into someone else's account. False (and
-   * nothing changed) for any other session, or one that has ended.
+   * to the app's impersonation page); false for any other session (client-flows.ts).
    */
-  async signInWithImpersonation(
-    tokens: SessionTokens,
-    options: { noRedirect?: boolean } = {},
-  ): Promise<boolean> {
-    const probe = createSession({
-      store: memoryTokenStore(tokens),
-      refresh: (refreshToken) => this.refreshGrant(refreshToken),
-    });
-    try {
-      // An ended session refreshes to nothing: no access token, no session to take.
-      if (!(await probe.getAccessToken())) return false;
-      if (!(await isImpersonationSession(this.objectContext(probe)))) return false;
-    } catch (error) {
-      if (knownErrorIs(error, "INVALID_ACCESS_TOKEN") || knownErrorIs(error, "REFRESH_TOKEN_ERROR"))
-        return false;
-      throw error;
-    }
-    const accessToken = await probe.getAccessToken();
-    const refreshToken = probe.getRefreshToken();
-    if (!accessToken || !refreshToken) return false;
-    await this.finishSignIn(
-      { access_token: accessToken, refresh_token: refreshToken },
-      { noRedirect: options.noRedirect, isNewUser: false },
-    );
-    return true;
+  signInWithImpersonation(tokens: SessionTokens, options: { noRedirect?: boolean } = {}): Promise<boolean> {
+    return this.flow((flows, core) => flows.signInWithImpersonation(core, tokens, options));
   }
 
   // ---------------------------------------------------------------- OAuth
 
   /** Sends the browser to the provider; it comes back to the oauthCallback page, which calls `callOAuthCallback`. */
   async signInWithOAuth(provider: string, options: { returnTo?: string } = {}): Promise<void> {
-    await this.startOAuth(provider, "authenticate", options.returnTo);
-  }
-
-  private async startOAuth(
-    provider: string,
-    type: "authenticate" | "link",
-    returnTo?: string,
-    scopes?: string[],
-  ) {
-    const document = (globalThis as { document?: { cookie: string } }).document;
-    if (!document) throw new StackAssertionError("OAuth sign-in needs a browser.");
-    const { authorizePath, createPkcePair, saveVerifier } = await import("./flows.ts");
-    const pkce = await createPkcePair();
-    saveVerifier(document, pkce.state, pkce.verifier);
-    const session = this.sessionOf();
-    const token = type === "link" ? await session?.getAccessToken() : undefined;
-    if (type === "link" && !token) throw USER_AUTHENTICATION_REQUIRED();
-    const current = this.currentUrl() ?? this.urls.home;
-    const path = authorizePath({
-      provider,
-      projectId: this.projectId,
-      publishableClientKey: this.publishableClientKey,
-      // The callback page keeps the page's after_auth_return_to, so the user ends up where sign-in was asked for.
-      redirectUri: constructRedirectUrl(this.urls.oauthCallback, current),
-      errorRedirectUrl: constructRedirectUrl(this.urls.error, current),
-      afterCallbackRedirectUrl: returnTo && this.absoluteUrl(returnTo),
-      state: pkce.state,
-      codeChallenge: pkce.challenge,
-      type,
-      token,
-      providerScope: scopes?.join(" "),
-    });
-    const { location } = await this.transport.request<{ location: string }>(path);
-    this.navigate(location);
+    await this.flow((flows, core) => flows.startOAuth(core, provider, "authenticate", options.returnTo));
   }
 
   /**
    * [GO] Where to send the browser for an SSO sign-in: the identity provider of the connection of the e-mail's
-   * verified domain (or of `connectionId`). The sign-in comes back to the oauthCallback page and finishes like an
-   * OAuth one (`callOAuthCallback`). Needs a browser: the PKCE verifier waits in a cookie, as for OAuth.
+   * verified domain (or of `connectionId`); it comes back to the oauthCallback page, as an OAuth sign-in does.
    */
-  async getSsoSignInUrl(options: {
-    email?: string;
-    connectionId?: string;
-    returnTo?: string;
-  }): Promise<string> {
-    const document = (globalThis as { document?: { cookie: string } }).document;
-    if (!document) throw new StackAssertionError("SSO sign-in needs a browser.");
-    const { createPkcePair, saveVerifier } = await import("./flows.ts");
-    const pkce = await createPkcePair();
-    saveVerifier(document, pkce.state, pkce.verifier);
-    const current = this.currentUrl() ?? this.urls.home;
-    const { location } = await this.transport.request<{ location: string }>(
-      "/auth/sso/authorize",
-      jsonBody({
-        ...(options.email ? { email: options.email } : {}),
-        ...(options.connectionId ? { connection_id: options.connectionId } : {}),
-        redirect_uri: constructRedirectUrl(this.urls.oauthCallback, current),
-        error_redirect_uri: constructRedirectUrl(this.urls.error, current),
-        ...(options.returnTo ? { after_callback_redirect_url: this.absoluteUrl(options.returnTo) } : {}),
-        state: pkce.state,
-        code_challenge: pkce.challenge,
-      }),
-    );
-    return location;
+  getSsoSignInUrl(options: { email?: string; connectionId?: string; returnTo?: string }): Promise<string> {
+    return this.flow((flows, core) => flows.getSsoSignInUrl(core, options));
   }
 
   /** [GO] "Continue with SSO": sends the browser to the identity provider (`getSsoSignInUrl`). */
@@ -691,32 +496,8 @@ export class StackClientApp {
    * On the oauthCallback page: exchanges the code for the session and goes on (the callback's return target, else
    * afterSignUp for a new user, else afterSignIn). False when the page was not reached from a flow of this browser.
    */
-  async callOAuthCallback(): Promise<boolean> {
-    const document = (globalThis as { document?: { cookie: string } }).document;
-    const href = this.currentUrl();
-    if (!document || !href) return false;
-    const { readOAuthCallback } = await import("./flows.ts");
-    const callback = readOAuthCallback(href, document);
-    if (!callback) return false;
-    const answer = await this.transport.request<SignInJson & { after_callback_redirect_url?: string | null }>(
-      "/auth/oauth/token",
-      {
-        method: "POST",
-        form: {
-          grant_type: "authorization_code",
-          ...this.clientAuthentication(),
-          code: callback.code,
-          redirect_uri: callback.redirectUri,
-          code_verifier: callback.verifier,
-        },
-      },
-    );
-    const session = this.requireSession();
-    session.signIn({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
-    const target = answer.after_callback_redirect_url;
-    if (target) await this.redirectTo(target);
-    else await this.redirectToAfterSignIn({ isNewUser: answer.is_new_user });
-    return true;
+  callOAuthCallback(): Promise<boolean> {
+    return this.flow((flows, core) => flows.callOAuthCallback(core));
   }
 
   // ---------------------------------------------------------------- the current user and the project
@@ -749,14 +530,22 @@ export class StackClientApp {
   }
 
   protected currentUserOf(session: Session, json: UserJson): CurrentUser {
-    const user = currentUser(this.objectContext(session), json, {
-      getTokens: async () => ({
-        accessToken: await session.getAccessToken(),
-        refreshToken: session.getRefreshToken(),
-      }),
-      signOut: () => this.endSession(session),
-      link: (provider, options) => this.startOAuth(provider, "link", options.returnTo, options.scopes),
-    });
+    const user = currentUser(
+      this.objectContext(session),
+      json,
+      {
+        getTokens: async () => ({
+          accessToken: await session.getAccessToken(),
+          refreshToken: session.getRefreshToken(),
+        }),
+        signOut: () => this.endSession(session),
+        link: (provider, options) =>
+          this.flow((flows, core) =>
+            flows.startOAuth(core, provider, "link", options.returnTo, options.scopes),
+          ),
+      },
+      () => import("./flows.ts"),
+    );
     return this.projectId === "internal" ? Object.assign(user, this.internalUserCalls(session)) : user;
   }
 
@@ -787,11 +576,9 @@ export class StackClientApp {
       connection: this.connection,
       adminAppClass: this.adminAppClass,
     };
-    const calls = async () => (await import("./flows.ts")).ownedProjectCalls(deps);
-    return {
-      listOwnedProjects: async () => (await calls()).listOwnedProjects(),
-      createProject: async (options) => (await calls()).createProject(options),
-    };
+    return withLazyCalls(["listOwnedProjects", "createProject"], async () =>
+      (await import("./flows.ts")).ownedProjectCalls(deps),
+    );
   }
 
   // ---------------------------------------------------------------- the session's tokens (Stack's AuthLike calls)
@@ -821,7 +608,8 @@ export class StackClientApp {
 
   /** Who is signed in, as the access token says, without reading the user (Stack's `from: "token"`). */
   async getPartialUser(options: GetPartialUserOptions & { tokenStore?: TokenStoreInit }) {
-    return partialUserOf(await this.getAccessToken({ tokenStore: options.tokenStore }), options);
+    const accessToken = await this.getAccessToken({ tokenStore: options.tokenStore });
+    return (await import("./flows.ts")).partialUserOf(accessToken, options);
   }
 
   /** Signs the session's user out (at the server too) and goes to afterSignOut; nothing when nobody is signed in. */
@@ -841,10 +629,15 @@ export class StackClientApp {
     return this.projectCache.get(undefined);
   }
 
-  // Stack's payments calls naming their customer in the options (customer-apps.ts), on the app's current session.
-  private readonly payments = clientAppPaymentCalls(
-    () => this.objectContext(this.requireSession()),
-    async () => (await this.getUser())?.id ?? null,
+  // Stack's payments calls naming their customer in the options (customer-apps.ts), on the app's current session;
+  // loaded on first call.
+  private readonly payments = withLazyCalls(
+    ["getItem", "listProducts", "listInvoices", "cancelSubscription"],
+    async () =>
+      (await import("./flows.ts")).clientAppPaymentCalls(
+        () => this.objectContext(this.requireSession()),
+        async () => (await this.getUser())?.id ?? null,
+      ),
   );
   readonly getItem = this.payments.getItem;
   readonly listProducts = this.payments.listProducts;
@@ -870,4 +663,5 @@ export class StackClientApp {
   }
 }
 
+export type { BotChallengeAnswer };
 export { Result };

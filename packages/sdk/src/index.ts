@@ -36,6 +36,8 @@ export {
 } from "./client-app.ts";
 export type { ConfigOverrideLevel, PushedConfigSource } from "./config-calls.ts";
 export type { OAuthConnection, ProviderConnection } from "./connected-accounts.ts";
+export type { ActiveSession, UserUpdateOptions } from "./current-user-calls.ts";
+export { customClaimsOf } from "./custom-claims.ts";
 export type { NotificationCategory, OutboxEmail, OutboxUpdateOptions, SendEmailOptions } from "./emails.ts";
 export {
   isKnownError,
@@ -54,7 +56,6 @@ export {
 } from "./impersonation.ts";
 export type { OidcConsentRequest, OidcGrantedApp } from "./oidc-consent.ts";
 export type { GetPartialUserOptions, RestrictedReason, TokenPartialUser } from "./partial-user.ts";
-export { customClaimsOf } from "./partial-user.ts";
 export type {
   PermissionDefinition,
   PermissionDefinitionCreateOptions,
@@ -106,4 +107,4 @@ export type {
   OAuthProviderCreateOptions,
   OAuthProviderUpdate,
 } from "./user-oauth-providers.ts";
-export type { ActiveSession, CurrentUser, TeamPermission, UserUpdateOptions } from "./users.ts";
+export type { CurrentUser, TeamPermission } from "./users.ts";

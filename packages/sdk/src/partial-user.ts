@@ -1,8 +1,7 @@
 // getPartialUser({ from: "token" }): the signed-in user as their access token describes them, read without a request
 // for the user (Stack's TokenPartialUser), for code that needs only who is signed in.
 import type { CustomAccessTokenClaims } from "@gatehouse/contract";
-// The subpath, not the package root: the root brings zod's schemas into the browser bundle.
-import { RESERVED_CLAIM_NAMES } from "@gatehouse/contract/claim-names";
+import { customClaimsOf } from "./custom-claims.ts";
 import { decodeJwtPayload } from "./session.ts";
 
 export type RestrictedReason = { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
@@ -22,17 +21,6 @@ export type TokenPartialUser = {
    */
   customClaims: CustomAccessTokenClaims;
 };
-
-/** The custom claims of a token's payload: everything but the standard claims, plus `teams` and `permissions`. */
-export function customClaimsOf(claims: Record<string, unknown>): CustomAccessTokenClaims {
-  const custom: CustomAccessTokenClaims = Object.fromEntries(
-    Object.entries(claims).filter(([name]) => !RESERVED_CLAIM_NAMES.includes(name)),
-  );
-  if (Array.isArray(claims.teams)) custom.teams = claims.teams as CustomAccessTokenClaims["teams"];
-  if (Array.isArray(claims.permissions)) custom.permissions = claims.permissions as string[];
-  if (claims.custom_claims_omitted === true) custom.custom_claims_omitted = true;
-  return custom;
-}
 
 export type GetPartialUserOptions = {
   from: "token";

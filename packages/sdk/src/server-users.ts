@@ -3,13 +3,14 @@
 import { apiKeyCalls } from "./api-keys.ts";
 import { connectedAccountCalls, serverLinkingCalls } from "./connected-accounts.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
+import { sessionOf, type UserUpdateOptions, userUpdateJson } from "./current-user-calls.ts";
 import { notificationCategoryCalls } from "./emails.ts";
 import { serverCustomerCalls } from "./payments.ts";
 import { serverUserTeamCalls } from "./server-user-teams.ts";
 import { contactChannel, type ServerTeam, serverTeam } from "./teams.ts";
 import { oauthProviderCalls } from "./user-oauth-providers.ts";
 import { permissionReads, permissionWrites } from "./user-permissions.ts";
-import { sessionOf, type UserUpdateOptions, userData, userUpdateJson } from "./users.ts";
+import { userData } from "./users.ts";
 import type { ContactChannelJson, List, SessionJson, TeamJson, UserJson } from "./wire.ts";
 
 export type ServerUserUpdateOptions = UserUpdateOptions & {

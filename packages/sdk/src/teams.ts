@@ -4,6 +4,7 @@ import { apiKeyCalls } from "./api-keys.ts";
 import { defined, del, jsonBody, type ObjectContext, patch } from "./context.ts";
 import { customerCalls, serverCustomerCalls } from "./payments.ts";
 import { type ServerUser, serverUser } from "./server-users.ts";
+import { teamData } from "./team-data.ts";
 import type {
   ContactChannelJson,
   List,
@@ -88,16 +89,6 @@ export function receivedInvitation(ctx: ObjectContext, json: TeamInvitationJson)
       await ctx.request(`/team-invitations/${json.id}/accept`, { ...jsonBody({}), query: { user_id: "me" } });
       ctx.invalidate();
     },
-  };
-}
-
-function teamData(json: TeamJson) {
-  return {
-    id: json.id,
-    displayName: json.display_name,
-    profileImageUrl: json.profile_image_url,
-    clientMetadata: json.client_metadata,
-    clientReadOnlyMetadata: json.client_read_only_metadata,
   };
 }
 
