@@ -1,6 +1,8 @@
 // StackClientApp: what runs in a browser (or any client) with a publishable key: sign-up and sign-in by every method,
 // the codes that arrive by e-mail, the current user and the project's public settings. Named and shaped as in Stack
 // Auth's SDK. Expected failures come back as `Result.error` with the known error; everything else is thrown.
+// What a page loads first is password sign-in, the user, the project and the tokens: the other paths' bodies live in
+// client-flows.ts and load on their first call (`this.flow`), the user's calls likewise (users.ts).
 
 import { PUBLIC_CLIENT_SECRET } from "@gatehouse/contract/headers";
 // Types only: the admin app builds on this module, and reaches a bundle only when an app passes it in.
