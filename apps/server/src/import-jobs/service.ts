@@ -95,7 +95,9 @@ export function createImportJobs(deps: { db: Db; clock: Clock; maxFileBytes?: nu
     ): Promise<ImportJobDetail> {
       const dir = await mkdtemp(join(tmpdir(), "gatehouse-import-"));
       try {
-        const file = join(dir, "upload");
+        // Table exports (Supabase, Better Auth) are read as CSV or JSON by the name's extension, as the CLI does.
+        const extension = /\.[a-z0-9]{1,8}$/i.exec(input.fileName)?.[0] ?? "";
+        const file = join(dir, `upload${extension}`);
         await saveUpload(request, file, maxFileBytes);
         const read = await importReader(input.provider, file, {});
         let total = 0;
