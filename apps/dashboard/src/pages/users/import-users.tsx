@@ -218,7 +218,7 @@ function JobResult({ job }: { job: ImportJobDetail }) {
         <Muted>{t("imports.noSkips")}</Muted>
       ) : (
         <TableScroll label={t("imports.skippedTable")}>
-          <table className="dash-table">
+          <table className="dash-table dash-import-skips">
             <caption>{t("imports.skippedTable")}</caption>
             <thead>
               <tr>
