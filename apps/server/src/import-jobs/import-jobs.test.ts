@@ -16,6 +16,7 @@ import {
   type TestServer,
   uniqueIp,
 } from "../testing/test-server.ts";
+import { createImportJobs } from "./service.ts";
 
 let server: TestServer;
 let keys: ProjectKeys;
@@ -88,6 +89,30 @@ it("refuses callers that are not admins, unknown providers and a file over the s
     }),
     "IMPORT_JOB_NOT_FOUND",
   );
+});
+
+it("counts an upload that declares no length as it arrives, and refuses it past the limit", async () => {
+  const jobs = createImportJobs({ db: server.deps.db, clock: server.clock, maxFileBytes: 1000 });
+  const streamed = (text: string) =>
+    new Request("http://localhost/upload", {
+      method: "POST",
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+  const big = await clerkCsv("big", 20, "old-pass-1");
+  expect(big.length).toBeGreaterThan(1000);
+  const input = { provider: "clerk", fileName: "big.csv", dryRun: true } as const;
+  await expect(jobs.create(keys.projectId, input, streamed(big))).rejects.toMatchObject({
+    code: "IMPORT_FILE_TOO_LARGE",
+  });
+  const small = await jobs.create(keys.projectId, input, streamed(await clerkCsv("small", 1, "old-pass-1")));
+  expect(small).toMatchObject({ total: 1, status: "queued" });
+  await jobs.cancel(keys.projectId, small.id);
 });
 
 it("refuses a broken file with its line and keeps nothing of it", async () => {
