@@ -11,6 +11,7 @@ import { AUDIT_ROWS } from "./texts/audit.ts";
 import { AUTH_SETTINGS_ROWS } from "./texts/auth-settings.ts";
 import { DOMAINS_ROWS } from "./texts/domains.ts";
 import { EMAILS_ROWS } from "./texts/emails.ts";
+import { IMPORTS_ROWS } from "./texts/imports.ts";
 import { OAUTH_CLIENTS_ROWS } from "./texts/oauth-clients.ts";
 import { OVERVIEW_ROWS } from "./texts/overview.ts";
 import { PERMISSIONS_ROWS } from "./texts/permissions.ts";
@@ -53,6 +54,7 @@ const SCREEN_ROWS = {
   ...PERMISSIONS_ROWS,
   ...WEBHOOK_ENDPOINTS_ROWS,
   ...EMAILS_ROWS,
+  ...IMPORTS_ROWS,
 };
 
 const FRAME_EN = {

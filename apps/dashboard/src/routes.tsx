@@ -15,6 +15,7 @@ import { ProjectsPage } from "./pages/projects.tsx";
 import { TrustPage } from "./pages/settings/trust.tsx";
 import { TeamsPage } from "./pages/teams/index.tsx";
 import { TeamPage } from "./pages/teams/team-page.tsx";
+import { ImportUsersPage } from "./pages/users/import-users.tsx";
 import { UsersPage } from "./pages/users/index.tsx";
 import { UserPage } from "./pages/users/user-page.tsx";
 import { WebhooksPage } from "./pages/webhooks.tsx";
@@ -28,6 +29,7 @@ type Screen = ComponentType<ProjectScreenProps & { userId?: string; teamId?: str
 const PROJECT_SCREENS: [pattern: string, section: string, screen: Screen][] = [
   ["", "", Overview],
   ["/users", "/users", UsersPage],
+  ["/users/import", "/users", ImportUsersPage],
   ["/users/:userId", "/users", UserPage as Screen],
   ["/teams", "/teams", TeamsPage],
   ["/teams/:teamId", "/teams", TeamPage as Screen],

@@ -28,6 +28,8 @@ import { createStackOutbox } from "./email/outbox-stack.ts";
 import { createSendEmail } from "./email/send-email.ts";
 import { createUnsubscribeTokens } from "./email/unsubscribe.ts";
 import { createEmailWorker } from "./email/worker.ts";
+import { createImportJobs } from "./import-jobs/service.ts";
+import { createImportJobWorker } from "./import-jobs/worker.ts";
 import { createBulkImport } from "./importers/bulk.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createConnectedAccounts } from "./oauth/connected-accounts.ts";
@@ -242,6 +244,7 @@ export function createDeps(options: DepsOptions) {
     audit,
   });
   const observability = createObservability(database, () => clock.now(), options.observability);
+  const bulkImport = createBulkImport({ db, users, teams });
   return {
     database,
     db,
@@ -293,7 +296,9 @@ export function createDeps(options: DepsOptions) {
     events,
     requestRepo: createRequestRepo(db),
     users,
-    bulkImport: createBulkImport({ db, users, teams }),
+    bulkImport,
+    importJobs: createImportJobs({ db, clock }),
+    importJobWorker: createImportJobWorker({ db, clock, logger, bulkImport, projectsRepo }),
     sessions,
     hasher,
     rateLimits,

@@ -121,6 +121,7 @@ async function main(): Promise<void> {
 
   deps.emailWorker.start();
   deps.webhookWorker.start();
+  deps.importJobWorker.start();
   deps.activity.start();
   deps.analytics.pruner.start();
   deps.audit.pruner.start();
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       await deps.emailWorker.stop();
       await deps.webhookWorker.stop();
+      await deps.importJobWorker.stop();
       await deps.activity.stop();
       await deps.analytics.pruner.stop();
       await deps.audit.pruner.stop();

@@ -137,6 +137,9 @@ const expectedStatuses: Record<string, number> = {
   OIDC_INTERACTION_NOT_FOUND: 404,
   OIDC_FRESH_SIGN_IN_REQUIRED: 403,
   BACKUP_NOT_AVAILABLE: 400,
+  IMPORT_FILE_INVALID: 400,
+  IMPORT_FILE_TOO_LARGE: 413,
+  IMPORT_JOB_NOT_FOUND: 404,
 };
 
 describe("catalogue", () => {

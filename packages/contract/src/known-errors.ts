@@ -727,6 +727,23 @@ export const BACKUP_NOT_AVAILABLE = /* @__PURE__ */ define<{ reason: string }>("
   message: (a) => `The server cannot make this backup: ${a.reason}`,
   details: (a) => ({ reason: a.reason }),
 });
+// [GO] Import jobs (issue 23, POST /internal/imports/jobs): an export file uploaded for a background import.
+export const IMPORT_FILE_INVALID = /* @__PURE__ */ define<{ line: number; reason: string }>(
+  "IMPORT_FILE_INVALID",
+  {
+    message: (a) => `The export file cannot be read at line ${a.line}: ${a.reason}. Nothing was imported.`,
+    details: (a) => ({ line: a.line, reason: a.reason }),
+  },
+);
+export const IMPORT_FILE_TOO_LARGE = /* @__PURE__ */ define<{ max_bytes: number }>("IMPORT_FILE_TOO_LARGE", {
+  message: (a) =>
+    `The export file is larger than ${a.max_bytes} bytes; import it with \`gatehouse import\` instead.`,
+  details: (a) => ({ max_bytes: a.max_bytes }),
+});
+export const IMPORT_JOB_NOT_FOUND = /* @__PURE__ */ define<{ job_id: string }>("IMPORT_JOB_NOT_FOUND", {
+  message: (a) => `Import job ${a.job_id} not found.`,
+  details: (a) => ({ job_id: a.job_id }),
+});
 export const OIDC_FRESH_SIGN_IN_REQUIRED = /* @__PURE__ */ define("OIDC_FRESH_SIGN_IN_REQUIRED", {
   message: () =>
     "The app asks for a fresh sign-in (prompt=login or max_age): sign out, sign in again, then answer the request.",
@@ -905,6 +922,9 @@ export const KnownErrors = {
   OIDC_INTERACTION_NOT_FOUND,
   OIDC_FRESH_SIGN_IN_REQUIRED,
   BACKUP_NOT_AVAILABLE,
+  IMPORT_FILE_INVALID,
+  IMPORT_FILE_TOO_LARGE,
+  IMPORT_JOB_NOT_FOUND,
 };
 
 export type KnownErrorCode = keyof typeof KnownErrors;

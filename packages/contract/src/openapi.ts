@@ -138,7 +138,14 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
         ...(type === "admin" ? [{ projectId: [], adminAccessToken: [], ...user }] : []),
       ]);
     }
-    if (route.body) {
+    if (route.upload) {
+      const file = { type: "string", format: "binary" };
+      operation.requestBody = {
+        required: true,
+        description: route.upload.description,
+        content: Object.fromEntries(route.upload.media.map((media) => [media, { schema: file }])),
+      };
+    } else if (route.body) {
       operation.requestBody = {
         required: !route.body.safeParse(undefined).success,
         content: { "application/json": { schema: jsonSchema(route.body, "input") } },

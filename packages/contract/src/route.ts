@@ -49,6 +49,11 @@ export type RouteDefinition = {
   clientBody?: z.ZodType;
   /** The query client callers must send, when stricter than `query`. */
   clientQuery?: z.ZodObject;
+  /**
+   * The body is a file, not JSON: the binder leaves it unread for the handler to stream (past the usual 1 MB cap),
+   * and the OpenAPI document lists it as binary of these media types.
+   */
+  upload?: { media: readonly string[]; description: string };
   /** Unknown body and query fields are a SCHEMA_ERROR unless the route tolerates them (OAuth parameters). */
   tolerateUnknownFields?: boolean;
   response: RouteResponse;

@@ -1,7 +1,7 @@
 // StackAdminApp: a project administrator's app, with the super secret admin key or, for the dashboard, an internal
 // user's access token ("owned" admin apps, which have no token store of their own). Project settings, API keys,
 // permission definitions, e-mail templates and the webhook token (WIRE.md §4.12–§4.16).
-import type { AuditEntry, OidcClient } from "@gatehouse/contract";
+import type { AuditEntry, ImportJob, ImportJobDetail, ImportProvider, OidcClient } from "@gatehouse/contract";
 import { resolveSuperSecretAdminKey } from "./app-options.ts";
 import type { Project } from "./client-app.ts";
 import { configCalls, createConfigChanges } from "./config-calls.ts";
@@ -662,6 +662,36 @@ export class StackAdminApp extends StackServerApp {
       `/audit-log?${query}`,
     );
     return { items: page.items, nextCursor: page.pagination.next_cursor };
+  }
+
+  // ---------------------------------------------------------------- import jobs (issue 23)
+
+  /** Uploads a provider's export file; the server reads it whole, then imports it in the background. */
+  async createImportJob(
+    file: Blob,
+    options: { provider: ImportProvider; fileName?: string; dryRun?: boolean },
+  ): Promise<ImportJobDetail> {
+    return this.adminRequest<ImportJobDetail>("/internal/imports/jobs", {
+      method: "POST",
+      query: { provider: options.provider, file_name: options.fileName, dry_run: options.dryRun },
+      file,
+      // A large file takes a while to send and read.
+      timeoutMs: 10 * 60_000,
+    });
+  }
+
+  async listImportJobs(): Promise<ImportJob[]> {
+    return (await this.adminRequest<{ items: ImportJob[] }>("/internal/imports/jobs")).items;
+  }
+
+  async getImportJob(jobId: string): Promise<ImportJobDetail> {
+    return this.adminRequest<ImportJobDetail>(`/internal/imports/jobs/${encodeURIComponent(jobId)}`);
+  }
+
+  async cancelImportJob(jobId: string): Promise<ImportJobDetail> {
+    return this.adminRequest<ImportJobDetail>(`/internal/imports/jobs/${encodeURIComponent(jobId)}/cancel`, {
+      method: "POST",
+    });
   }
 
   async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {

@@ -52,10 +52,14 @@ export type RequestOptions = {
   body?: unknown;
   /** Sent as application/x-www-form-urlencoded (the token endpoint). */
   form?: Record<string, string>;
+  /** Sent as it is, as application/octet-stream (an uploaded file). */
+  file?: Blob;
   /** Adds x-stack-access-token (and x-stack-refresh-token when `sendRefreshToken`). */
   session?: AccessTokenSource | null;
   sendRefreshToken?: boolean;
   headers?: Record<string, string>;
+  /** This request's time limit per attempt, when it is not the transport's (an upload). */
+  timeoutMs?: number;
 };
 
 /** A non-2xx answer that is not a known error (a plain-text error, a 5xx…). */
@@ -130,7 +134,7 @@ export function createTransport(options: TransportOptions) {
       method,
       headers: { ...body.headers, ...(await headersFor(request, accessToken)) },
       body: body.body,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(request.timeoutMs ?? timeoutMs),
       // Cloudflare Workers reject these fields; Stack's SDK leaves them out there too.
       ...("WebSocketPair" in globalThis ? {} : { credentials: "omit", cache: "no-store" }),
     };
@@ -207,7 +211,9 @@ function buildUrl(baseUrl: string, path: string, query: RequestOptions["query"])
   return url.toString();
 }
 
-function encodeBody(request: RequestOptions): { headers: Record<string, string>; body?: string } {
+function encodeBody(request: RequestOptions): { headers: Record<string, string>; body?: string | Blob } {
+  if (request.file !== undefined)
+    return { headers: { "content-type": "application/octet-stream" }, body: request.file };
   if (request.form !== undefined && request.body !== undefined)
     throw new StackAssertionError("A request has either a JSON body or a form, not both");
   if (request.form !== undefined)

@@ -1066,3 +1066,57 @@ export const knownDevices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
 );
+
+/**
+ * [GO] Import jobs (issue 23): an export file uploaded through the admin API, imported in the background. The file is
+ * read at upload into `import_job_records`, so any server process can run the job; the one running it holds a lease
+ * (`claimed_by` until `lease_until`) it renews each batch, and a job whose lease ran out (its process died) is taken
+ * up again from `processed`.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: projectIdColumn(),
+    provider: text("provider").notNull(),
+    fileName: text("file_name").notNull(),
+    dryRun: boolean("dry_run").notNull(),
+    status: text("status").$type<"queued" | "running" | "succeeded" | "failed" | "cancelled">().notNull(),
+    total: integer("total").notNull(),
+    /** Records handled, in `seq` order: the next batch starts after this one. */
+    processed: integer("processed").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    existing: integer("existing").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    error: text("error"),
+    claimedBy: uuid("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("import_jobs_project_idx").on(t.projectId, t.createdAt),
+    index("import_jobs_pending_idx").on(t.createdAt).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * The records of a job's file, in file order (`seq` from 1): a generic import record to write, or the reason it is
+ * not one. Written records are deleted when the job ends (they hold password hashes); skipped ones stay, with why.
+ */
+export const importJobRecords = pgTable(
+  "import_job_records",
+  {
+    jobId: uuid("job_id")
+      .notNull()
+      .references(() => importJobs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    line: integer("line").notNull(),
+    sourceId: text("source_id"),
+    record: jsonb("record"),
+    /** Set when the record is not imported: when the file was read, or when the server answered it as skipped. */
+    skipReason: text("skip_reason"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
+);

@@ -43,6 +43,7 @@ function checkAccess(route: RouteDefinition, caller: Caller): void {
  * body schema accepts none, or `{}` (the SDK sends `{}` on DELETE).
  */
 function bodySchema(route: RouteDefinition, caller: Caller): z.ZodType | undefined {
+  if (route.upload) return undefined;
   if (route.clientBody && caller.accessType === "client") return route.clientBody;
   if (route.body) return route.body;
   if (route.method === "GET" || route.tolerateUnknownFields) return undefined;
@@ -101,7 +102,8 @@ export function bindRoute<R extends RouteDefinition>(
   handler: Handler<R>,
 ) {
   app.on(route.method, toHonoPath(route.path), async (c) => {
-    const body = await parseBody(c.req.raw);
+    // An upload's body is the handler's to stream, after the caller is known to be allowed.
+    const body = route.upload ? undefined : await parseBody(c.req.raw);
     const caller =
       route.access === "none"
         ? UNAUTHENTICATED

@@ -6,6 +6,7 @@ import { type FormEvent, useState, useTransition } from "react";
 import { ScreenHeader } from "../../layout.tsx";
 import { useDashboardTranslation } from "../../messages.ts";
 import { type ProjectScreenProps, projectKey } from "../../project.tsx";
+import { Link } from "../../router.tsx";
 import { Part } from "../bricks.tsx";
 import { CreateUser } from "./create-user.tsx";
 import { useStoredChoice } from "./stored-choice.ts";
@@ -42,6 +43,9 @@ export function UsersPage({ project }: ProjectScreenProps) {
   return (
     <>
       <ScreenHeader title={t("nav.users")}>
+        <Link className="gh-button" to={`/projects/${project.id}/users/import`}>
+          {t("imports.title")}
+        </Link>
         <Button variant="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
           {t("users.new")}
         </Button>
