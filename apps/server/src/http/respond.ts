@@ -50,14 +50,11 @@ export function finishResponse(
 ): Response {
   const parts = madeOf.get(res);
   if (parts) {
-    const own = parts.headers;
-    const names = Object.keys(own).map((name) => name.toLowerCase());
-    const missing = Object.entries(defaults).filter(([name]) => !names.includes(name));
-    return respond({
-      status: status ?? parts.status,
-      body: parts.body,
-      headers: { ...own, ...Object.fromEntries(missing), ...headers },
-    });
+    const merged = { ...parts.headers };
+    const names = Object.keys(merged).map((name) => name.toLowerCase());
+    for (const name in defaults) if (!names.includes(name)) merged[name] = defaults[name] as string;
+    Object.assign(merged, headers);
+    return respond({ status: status ?? parts.status, body: parts.body, headers: merged });
   }
   for (const [name, value] of Object.entries(defaults))
     if (!res.headers.has(name)) res.headers.set(name, value);
