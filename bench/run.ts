@@ -1,4 +1,4 @@
-// `npm run bench` (`-- --quick` for a one-minute check, `--rounds N`, `--out file`): Gatehouse against its floor and
+// `npm run bench` (`-- --quick` for a one-minute check, `--rounds N`, `--out file`, `--only a,b`): Gatehouse against its floor and
 // its peer on one PostgreSQL, each a process of its own on a fresh database — the floor (bare Hono verifying the same
 // JWT and reading one row), Gatehouse, and Better Auth with its defaults (better-auth-server.ts). Rounds interleave
 // the three, and the raw argon2id and scrypt hash rates with the sign-in rounds, so a noisy machine slows all alike;
@@ -26,6 +26,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Sign-in and sign-up are bound by the hash: more connections than hashing threads (4) only queue. */
 const HASH_CONNECTIONS = 8;
 const out = argument("--out") ?? join(import.meta.dirname, "last-run.md");
+/** `--only floor,me,refresh,projects`: those scenarios alone (the hot paths' check); all of them by default. */
+const only = argument("--only")?.split(",");
 
 const measure = (s: Omit<Scenario, "connections" | "seconds"> & { connections?: number }) =>
   measureLoad({ connections, ...s, seconds });
@@ -204,6 +206,7 @@ async function main() {
         }),
     };
     type Key = keyof typeof scenarios;
+    if (only) for (const key of Object.keys(scenarios)) if (!only.includes(key)) delete scenarios[key];
     const results = new Map<Key, Row[]>();
     for (let round = 1; round <= rounds; round++) {
       process.stderr.write(`round ${round} of ${rounds}\n`);
@@ -277,7 +280,8 @@ async function main() {
     process.stdout.write(`\n${output}\n`);
     for (const child of children.splice(0)) await child.stop();
     await gatehouse.stop();
-    const statements = statementsMarkdown(await statementsPerOperation(), true);
+    // `--only` is a quick look at some scenarios: the statement counts are left to a full run.
+    const statements = only ? "" : statementsMarkdown(await statementsPerOperation(), true);
     process.stdout.write(`${statements}\n`);
     writeFileSync(out, `${output}\n${statements}\n`);
     process.stderr.write(`written to ${out}\n`);

@@ -8,7 +8,7 @@ import type { AppEnv } from "./http/bind.ts";
 import { CORS_HEADERS, isCorsPath, PREFLIGHT_HEADERS } from "./http/cors.ts";
 import { registerDashboard } from "./http/dashboard.ts";
 import { wantsMaskedStatus } from "./http/headers.ts";
-import { renderError, textResponse } from "./http/respond.ts";
+import { finishResponse, renderError, textResponse } from "./http/respond.ts";
 import { registerAnalyticsRoutes } from "./routes/analytics.ts";
 import { registerApiKeyRoutes } from "./routes/api-keys.ts";
 import { registerAuditRoutes } from "./routes/audit.ts";
@@ -57,20 +57,21 @@ const routePatterns = allRoutes.map((route) => ({
   pattern: new RegExp(`^${route.path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
 }));
 
-function finish(res: Response, request: Request, requestId: string): Response {
-  const path = new URL(request.url).pathname;
-  for (const name of bothSpellings("request-id")) res.headers.set(name, requestId);
-  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store, max-age=0");
-  res.headers.set("x-content-type-options", "nosniff");
-  if (isCorsPath(path))
-    for (const [name, value] of Object.entries(CORS_HEADERS)) res.headers.set(name, value);
-  // Status masking (WIRE.md §1.8): 4xx become 200 with the real status in a header; 2xx, 3xx and 5xx never change.
+const REQUEST_ID = bothSpellings("request-id");
+const ACTUAL_STATUS = bothSpellings("actual-status");
+const NO_STORE = { "cache-control": "no-store, max-age=0" };
+
+/** The common headers, and status masking (WIRE.md §1.8): 4xx become 200 with the real status in a header. */
+function finish(res: Response, request: Request, path: string, requestId: string): Response {
+  const headers: Record<string, string> = { "x-content-type-options": "nosniff" };
+  for (const name of REQUEST_ID) headers[name] = requestId;
+  if (isCorsPath(path)) Object.assign(headers, CORS_HEADERS);
+  // 2xx, 3xx and 5xx never change.
   if (res.status >= 400 && res.status < 500 && wantsMaskedStatus(request.headers)) {
-    const headers = new Headers(res.headers);
-    for (const name of bothSpellings("actual-status")) headers.set(name, String(res.status));
-    return new Response(res.body, { status: 200, headers });
+    for (const name of ACTUAL_STATUS) headers[name] = String(res.status);
+    return finishResponse(res, headers, NO_STORE, 200);
   }
-  return res;
+  return finishResponse(res, headers, NO_STORE);
 }
 
 /**
@@ -99,11 +100,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       await next();
     }
     const status = c.res.status;
-    // finish() sets the common headers on the response in place. Assigning c.res again would make Hono rebuild the
-    // response from its body, turning the node adapter's light response into a full undici Response on every
-    // request; only status masking returns a new response that must be assigned.
-    const finished = finish(c.res, c.req.raw, requestId);
-    if (finished !== c.res) c.res = finished;
+    const finished = finish(c.res, c.req.raw, c.req.path, requestId);
+    if (finished !== c.res) {
+      // Assigning over a response makes Hono copy the old one's headers into the new through undici Headers (the
+      // adapter's light response made a full one on every request): cleared first, the new one is taken as it is.
+      c.res = undefined;
+      c.res = finished;
+    }
     deps.logger.info("request", {
       method: c.req.method,
       path: c.req.path,

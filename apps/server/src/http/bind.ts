@@ -51,8 +51,9 @@ function bodySchema(route: RouteDefinition, caller: Caller): z.ZodType | undefin
 }
 
 function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Caller, body: unknown) {
-  const url = new URL(c.req.url);
-  const query = Object.fromEntries(url.searchParams);
+  // Most requests carry no query string: no URL is parsed for them.
+  const hasQuery = c.req.url.includes("?");
+  const query = hasQuery ? Object.fromEntries(new URL(c.req.url).searchParams) : {};
   const parts = {
     params: route.params ?? noFields,
     query:
@@ -76,7 +77,7 @@ function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Calle
     if (result.ok) input[part] = result.value;
     else problems.push(result.problem);
   }
-  if (problems.length > 0) throw schemaError(c.req.method, url.pathname, problems);
+  if (problems.length > 0) throw schemaError(c.req.method, new URL(c.req.url).pathname, problems);
   return input;
 }
 

@@ -51,7 +51,8 @@ export function createObservability(
         route,
         status,
         seconds: (performance.now() - started) / 1000,
-        knownError: c.res.headers.get("x-stack-known-error") ?? undefined,
+        // Read only where there can be one: reading a response's headers costs the node adapter its light response.
+        knownError: status >= 400 ? (c.res.headers.get("x-stack-known-error") ?? undefined) : undefined,
       });
       return { route, status, attributes: { "url.path": c.req.path } satisfies SpanAttributes };
     };

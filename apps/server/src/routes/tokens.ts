@@ -29,11 +29,10 @@ export function registerTokenRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const projectId = clientId?.replace(/#main$/, "");
     const secret = field(body, "client_secret");
     const keyed = secret !== undefined && secret !== PUBLIC_CLIENT_SECRET;
-    // Project and key in one query, as for every keyed request.
     // Project, key and (for a refresh) the session come back from one query.
     const refreshToken = grantType === "refresh_token" ? field(body, "refresh_token") : undefined;
     const found = projectId
-      ? await deps.requestRepo.lookup({
+      ? await deps.requestRepo.lookupForRefresh({
           projectId,
           key: keyed ? { column: KEY_HASH_COLUMNS.pck, hash: sha256Hex(secret) } : undefined,
           refreshHash: refreshToken && sha256Hex(refreshToken),

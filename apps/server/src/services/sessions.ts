@@ -9,7 +9,7 @@ import { crockfordOf, randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ImpersonatorKind } from "../db/schema.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
-import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { TokenSubject, UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { NewDeviceNotice } from "../trust/new-device.ts";
 import type { ActivityRecorder } from "./activity.ts";
 import { amrOf } from "./amr.ts";
@@ -62,7 +62,7 @@ export type SessionEnd = { projectId: string; userId: string; type: "sign_out" |
 /** How long a replaced refresh token still works (a client that lost the answer retries with it). */
 export const ROTATION_GRACE_MS = 30_000;
 
-type RefreshableSession = { id: string; user: UserRecord; expiresAt: Date };
+type RefreshableSession = { id: string; user: TokenSubject; expiresAt: Date };
 export type Refreshed = { accessToken: string; refreshToken: string; rotated: boolean };
 
 export type IssuedSession = {
@@ -102,7 +102,7 @@ export function createSessionService(deps: {
   rotationKey: Buffer;
   /** [GO] The project's custom claims for this user (trust/token-claims.ts); none when absent. */
   /** The project, when the caller has it, saves reading it again (a refresh mints a token per request). */
-  customClaims?: (user: UserRecord, project?: Project) => Promise<Record<string, unknown>>;
+  customClaims?: (user: TokenSubject, project?: Project) => Promise<Record<string, unknown>>;
   /** [GO] Records the device of a sign-in and e-mails the user when it is new to them (trust/new-device.ts). */
   newDevice?: NewDeviceNotice;
 }) {
@@ -137,7 +137,7 @@ export function createSessionService(deps: {
   }
 
   async function mintAccessToken(
-    user: UserRecord,
+    user: TokenSubject,
     sessionId: string,
     lifetimeMs = deps.accessTokenLifetimeMs,
     project?: Project,

@@ -53,7 +53,7 @@ export type NewUser = {
 };
 
 /** Which token audience a user's tokens carry (WIRE.md §3.2). */
-export function audienceOf(user: UserRecord): AudienceKind {
+export function audienceOf(user: Pick<UserRecord, "isAnonymous" | "restrictedByAdmin">): AudienceKind {
   if (user.isAnonymous) return "anonymous";
   return user.restrictedByAdmin ? "restricted" : "default";
 }

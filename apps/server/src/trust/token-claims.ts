@@ -8,7 +8,7 @@ import {
 } from "@gatehouse/contract";
 import type { Db } from "../db/client.ts";
 import type { ProjectRow, ProjectsRepo } from "../db/projects-repo.ts";
-import type { UserRecord } from "../db/users-repo.ts";
+import type { TokenSubject } from "../db/users-repo.ts";
 import type { PermissionService } from "../services/permissions.ts";
 import type { ProjectPermissionService } from "../services/project-permissions.ts";
 
@@ -30,7 +30,7 @@ export function createTokenClaims(deps: {
 }) {
   async function build(
     template: AccessTokenClaimsTemplate,
-    user: UserRecord,
+    user: TokenSubject,
   ): Promise<CustomAccessTokenClaims> {
     const claims: CustomAccessTokenClaims = {};
     for (const field of template.metadata) {
@@ -63,7 +63,7 @@ export function createTokenClaims(deps: {
      * The claims to add to a token for `user`; none when the project has no template. Above the size limit nothing
      * is added but `custom_claims_omitted`, so a back end knows to ask the API instead of trusting a partial list.
      */
-    async forUser(user: UserRecord, known?: ProjectRow): Promise<CustomAccessTokenClaims> {
+    async forUser(user: TokenSubject, known?: ProjectRow): Promise<CustomAccessTokenClaims> {
       // The request's project, read with its session moments ago, when the caller passes it; else read here.
       const project = known?.id === user.projectId ? known : await deps.projectsRepo.find(user.projectId);
       const template = project?.config.access_token_claims;
