@@ -1021,6 +1021,19 @@ async function fillProject(keys: ProjectKeys): Promise<void> {
     attemptedAt: now,
     durationMs: 5,
   });
+  const importJobId = randomUUID();
+  await db.insert(schema.importJobs).values({
+    id: importJobId,
+    projectId: keys.projectId,
+    provider: "clerk",
+    fileName: "users.csv",
+    dryRun: false,
+    status: "succeeded",
+    total: 1,
+  });
+  await db
+    .insert(schema.importJobRecords)
+    .values({ jobId: importJobId, seq: 1, line: 2, skipReason: "no e-mail" });
 }
 
 describe("DELETE /projects/current", () => {
