@@ -54,8 +54,7 @@ import { createPasswordAuth } from "./services/password-auth.ts";
 import { createPermissionService } from "./services/permissions.ts";
 import { createProjectPermissionService } from "./services/project-permissions.ts";
 import { createProjectSecrets, createProjectService } from "./services/projects.ts";
-import { createRedisStore } from "./services/rate-limit-redis.ts";
-import { createDatabaseStore } from "./services/rate-limit-stores.ts";
+import { createDatabaseStore, type RateLimitStore } from "./services/rate-limit-stores.ts";
 import { createRateLimiter, type RateLimitSettings } from "./services/rate-limits.ts";
 import { createSessionService } from "./services/sessions.ts";
 import { createSigningKeyService } from "./services/signing-keys.ts";
@@ -92,8 +91,11 @@ export type DepsOptions = {
   /** The instance's SMTP server for projects on the shared e-mail config; none keeps e-mails as a dev inbox. */
   defaultSmtp?: SmtpSettings;
   rateLimits?: RateLimitSettings;
-  /** REDIS_URL: count rate limits in this Redis instead of the database, under the install's key prefix. */
-  redis?: { url: string; prefix: string };
+  /**
+   * REDIS_URL: the store that counts rate limits in Redis instead of the database (main.ts makes it, loading ioredis
+   * only then: about 15 MiB that an install without Redis never needs).
+   */
+  rateLimitStore?: RateLimitStore;
   trustProxy?: boolean;
   /** Webhooks may go to loopback, private and link-local addresses (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE_URLS). */
   webhookAllowPrivateUrls?: boolean;
@@ -175,9 +177,7 @@ export function createDeps(options: DepsOptions) {
     newDevice: createNewDeviceNotice({ outbox, scope: auditScope, clock }),
   });
   const hasher = options.hasher ?? createPasswordHasher();
-  const rateLimitStore = options.redis
-    ? createRedisStore({ ...options.redis, logger })
-    : createDatabaseStore(database);
+  const rateLimitStore = options.rateLimitStore ?? createDatabaseStore(database);
   const rateLimits = createRateLimiter({
     store: rateLimitStore,
     clock,

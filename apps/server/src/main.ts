@@ -86,7 +86,9 @@ async function main(): Promise<void> {
     logger,
     defaultSmtp: config.smtp,
     rateLimits: config.rateLimits,
-    redis,
+    rateLimitStore: redis
+      ? (await import("./services/rate-limit-redis.ts")).createRedisStore({ ...redis, logger })
+      : undefined,
     trustProxy: config.trustProxy,
     webhookAllowPrivateUrls: config.webhooks.allowPrivateUrls,
     svix: config.webhooks.svix,

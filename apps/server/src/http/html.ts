@@ -1,6 +1,7 @@
 // Every HTML answer the server sends (API reference, development provider page, dashboard) goes out through here,
 // so each one carries a content security policy that forbids framing and <base>, and sends no Referer.
 import { createHash } from "node:crypto";
+import type { ReactElement } from "react";
 
 /**
  * Directives no page may loosen: never framed by another site (clickjacking of a sign-in or admin page), and no
@@ -54,4 +55,13 @@ export function htmlResponse(
       "referrer-policy": REFERRER_POLICY,
     },
   });
+}
+
+/**
+ * A page rendered with React as a whole HTML document. react-dom/server loads with the first page asked for, not at
+ * start: most requests are JSON, and a server that never shows a page never needs it.
+ */
+export async function renderDocument(page: ReactElement): Promise<string> {
+  const { renderToStaticMarkup } = await import("react-dom/server");
+  return `<!doctype html>${renderToStaticMarkup(page)}`;
 }

@@ -20,7 +20,6 @@ import {
 } from "@gatehouse/contract";
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
-import { importReader } from "../importers/index.ts";
 import { createImportJobStore, type JobRow, type NewRecordRow } from "./store.ts";
 
 const INSERT_CHUNK = 500;
@@ -99,6 +98,8 @@ export function createImportJobs(deps: { db: Db; clock: Clock; maxFileBytes?: nu
         const extension = /\.[a-z0-9]{1,8}$/i.exec(input.fileName)?.[0] ?? "";
         const file = join(dir, `upload${extension}`);
         await saveUpload(request, file, maxFileBytes);
+        // The readers (and their CSV and streaming-JSON parsers) load with the first upload, not at start.
+        const { importReader } = await import("../importers/index.ts");
         const read = await importReader(input.provider, file, {});
         let total = 0;
         for await (const item of read()) {

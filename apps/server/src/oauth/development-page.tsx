@@ -2,8 +2,7 @@
 // The development provider's sign-in page: the test stand-in shown instead of GitHub's (or Google's…) page, and it
 // says so. Static HTML rendered with React on the server: one form per test identity, one for a typed identity, and
 // a way to refuse, so the "denied" path can be tried too. No scripts; its policy allows only its own style.
-import { renderToStaticMarkup } from "react-dom/server";
-import { contentSecurityPolicy, inlineStyleSources } from "../http/html.ts";
+import { contentSecurityPolicy, inlineStyleSources, renderDocument } from "../http/html.ts";
 import { DEVELOPMENT_IDENTITIES } from "./development-provider.ts";
 
 export type DevelopmentPageInput = {
@@ -115,8 +114,10 @@ function Page({ input }: { input: DevelopmentPageInput }) {
  * The page and its policy. Its forms post to the page itself, whose answer redirects through this server's callback
  * on to the app: browsers check form-action along that redirect chain, so the app's origins are allowed too.
  */
-export function renderDevelopmentPage(input: DevelopmentPageInput): { html: string; csp: string } {
-  const html = `<!doctype html>${renderToStaticMarkup(<Page input={input} />)}`;
+export async function renderDevelopmentPage(
+  input: DevelopmentPageInput,
+): Promise<{ html: string; csp: string }> {
+  const html = await renderDocument(<Page input={input} />);
   const csp = contentSecurityPolicy({
     "default-src": "'none'",
     "style-src": inlineStyleSources(html),

@@ -2,8 +2,7 @@
 // The API reference page (/api/v1/docs): Scalar's API reference over /api/v1/openapi.json, its script served by this
 // server (server-assets.ts), never a CDN: an instance may have no internet and its pages depend on no third party.
 import { readFileSync } from "node:fs";
-import { renderToStaticMarkup } from "react-dom/server";
-import { contentSecurityPolicy } from "../http/html.ts";
+import { contentSecurityPolicy, renderDocument } from "../http/html.ts";
 import { API_REFERENCE_INIT_PATH, apiReferenceScriptPath } from "../http/server-assets.ts";
 import { resources } from "../resources.ts";
 
@@ -84,9 +83,9 @@ function DocsPage({ openApiUrl }: { openApiUrl: string }) {
  * attributes and adds <style> elements, some without the nonce it offers. A style cannot run code, and the page
  * shows nothing but the server's own document. Images from here or inline (icons); no forms; never framed.
  */
-export function renderDocsPage(openApiUrl: string): { html: string; csp: string } {
+export async function renderDocsPage(openApiUrl: string): Promise<{ html: string; csp: string }> {
   return {
-    html: `<!doctype html>${renderToStaticMarkup(<DocsPage openApiUrl={openApiUrl} />)}`,
+    html: await renderDocument(<DocsPage openApiUrl={openApiUrl} />),
     csp: contentSecurityPolicy({
       "default-src": "'none'",
       "script-src": "'self'",

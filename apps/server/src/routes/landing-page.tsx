@@ -1,8 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 // The page at `/`: which Gatehouse this is, and the ways in (dashboard, API reference, health, the README), so an
 // operator who opens the server's address finds where to go instead of "Not found.".
-import { renderToStaticMarkup } from "react-dom/server";
-import { contentSecurityPolicy, inlineStyleSources } from "../http/html.ts";
+import { contentSecurityPolicy, inlineStyleSources, renderDocument } from "../http/html.ts";
 
 type Place = { href: string; title: string; about: string };
 
@@ -63,8 +62,8 @@ function LandingPage({ baseUrl }: { baseUrl: string }) {
 }
 
 /** The page and its policy: its own style (by hash) and its icon, nothing else; no scripts, no forms, no framing. */
-export function renderLandingPage(baseUrl: string): { html: string; csp: string } {
-  const html = `<!doctype html>${renderToStaticMarkup(<LandingPage baseUrl={baseUrl} />)}`;
+export async function renderLandingPage(baseUrl: string): Promise<{ html: string; csp: string }> {
+  const html = await renderDocument(<LandingPage baseUrl={baseUrl} />);
   return {
     html,
     csp: contentSecurityPolicy({

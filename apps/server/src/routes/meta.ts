@@ -57,10 +57,26 @@ export function registerMetaRoutes(app: Hono<AppEnv>, deps: Deps): void {
   let openApi: ReturnType<typeof buildOpenApiDocument> | undefined;
   bindRoute(app, deps, openApiRoute, async () => (openApi ??= buildOpenApiDocument(allRoutes, deps.baseUrl)));
 
-  const docs = renderDocsPage(openApiRoute.path);
-  bindRoute(app, deps, docsRoute, async () => htmlResponse(docs.html, { csp: docs.csp }));
+  // The two pages are rendered once, at their first request (html.ts: React's server renderer loads then).
+  const docs = firstTime(() => renderDocsPage(openApiRoute.path));
+  bindRoute(app, deps, docsRoute, async () => {
+    const { html, csp } = await docs();
+    return htmlResponse(html, { csp });
+  });
   registerServerAssets(app, apiReferenceInitScript());
 
-  const landing = renderLandingPage(deps.baseUrl);
-  app.get("/", () => htmlResponse(landing.html, { csp: landing.csp }));
+  const landing = firstTime(() => renderLandingPage(deps.baseUrl));
+  app.get("/", async () => {
+    const { html, csp } = await landing();
+    return htmlResponse(html, { csp });
+  });
+}
+
+/** `make`'s answer, made at the first call and kept. */
+function firstTime<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }

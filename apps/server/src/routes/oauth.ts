@@ -128,7 +128,7 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
 
   bindRoute(app, deps, developmentProviderPageRoute, async ({ params, query }) => {
     assertOwnCallback(params.provider_id, query.redirect_uri);
-    const { html, csp } = renderDevelopmentPage({
+    const { html, csp } = await renderDevelopmentPage({
       providerName: providerName(params.provider_id),
       state: query.state,
       codeChallenge: query.code_challenge,

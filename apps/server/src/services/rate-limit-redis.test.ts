@@ -11,6 +11,7 @@ import { type RedisServer, startRedisServer } from "../testing/redis-server.ts";
 import { freePort } from "../testing/server-process.ts";
 import { openTestDatabase } from "../testing/test-database.ts";
 import { TEST_BASE_URL, TEST_SECRET } from "../testing/test-server.ts";
+import { createRedisStore } from "./rate-limit-redis.ts";
 
 let database: Database;
 let redis: RedisServer;
@@ -43,7 +44,7 @@ function appOn(url: string) {
     baseUrl: TEST_BASE_URL,
     logger,
     trustProxy: true,
-    redis: { url, prefix: "gatehouse-test:outage:" },
+    rateLimitStore: createRedisStore({ url, prefix: "gatehouse-test:outage:", logger }),
   });
   closers.push(() => deps.rateLimitStore.close());
   const app = createApp(deps);

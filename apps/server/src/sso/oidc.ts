@@ -2,7 +2,7 @@
 // with PKCE (S256), state and nonce, and the callback's code exchange, whose id_token openid-client validates
 // (signature against the issuer's JWKS, issuer, audience, expiry, nonce) before any claim is read.
 import { KnownErrors } from "@gatehouse/contract";
-import * as client from "openid-client";
+import type * as OpenIdClient from "openid-client";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { isLocalhost } from "../services/trusted-urls.ts";
@@ -23,19 +23,27 @@ export type OidcRelyingPartyDeps = {
   allowPrivateUrls: boolean;
 };
 
+/** openid-client loads with the first OIDC connection used, not at the server's start. */
+let library: Promise<typeof OpenIdClient> | undefined;
+const openIdClient = () => (library ??= import("openid-client"));
+
 /** A request of the relying party towards our own network, refused before it is sent. */
 class PrivateAddressRefused extends Error {}
 
 export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
   // Every request the relying party makes (discovery, JWKS, token, userinfo) goes to URLs a team admin typed or that
   // their issuer named: never towards our own network, as for SAML metadata and webhooks.
-  const guardedFetch: client.CustomFetch = async (url, options) => {
+  const guardedFetch: OpenIdClient.CustomFetch = async (url, options) => {
     if (!deps.allowPrivateUrls && !(await isPublicUrl(url))) throw new PrivateAddressRefused(url);
     // The same options fetch takes; only the typings differ (a Uint8Array body, which Node's fetch accepts).
     return fetch(url, options as RequestInit);
   };
 
-  async function configuration(connectionId: string, settings: OidcSettings): Promise<client.Configuration> {
+  async function configuration(
+    client: typeof OpenIdClient,
+    connectionId: string,
+    settings: OidcSettings,
+  ): Promise<OpenIdClient.Configuration> {
     const issuer = new URL(settings.issuer_url);
     // Plain http only towards this machine (a local identity provider in development and tests).
     const insecure = issuer.protocol === "http:" && isLocalhost(issuer.hostname);
@@ -59,7 +67,7 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
       );
       return config;
     } catch (error) {
-      throw failure(connectionId, error);
+      throw failure(client, connectionId, error);
     }
   }
 
@@ -69,7 +77,8 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
       settings: OidcSettings,
       input: { redirectUri: string; state: string; nonce: string; codeVerifier: string },
     ): Promise<string> {
-      const config = await configuration(connectionId, settings);
+      const client = await openIdClient();
+      const config = await configuration(client, connectionId, settings);
       return client
         .buildAuthorizationUrl(config, {
           redirect_uri: input.redirectUri,
@@ -89,7 +98,8 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
       settings: OidcSettings,
       input: { callbackUrl: URL; state: string; nonce: string; codeVerifier: string },
     ): Promise<IdentityClaims> {
-      const config = await configuration(connectionId, settings);
+      const client = await openIdClient();
+      const config = await configuration(client, connectionId, settings);
       try {
         const tokens = await client.authorizationCodeGrant(config, input.callbackUrl, {
           pkceCodeVerifier: input.codeVerifier,
@@ -107,7 +117,7 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
         const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub).catch(() => ({}));
         return { ...info, ...claims, sub: claims.sub };
       } catch (error) {
-        throw failure(connectionId, error);
+        throw failure(client, connectionId, error);
       }
     },
   };
@@ -117,7 +127,7 @@ export function createOidcRelyingParty(deps: OidcRelyingPartyDeps) {
  * The identity provider's refusals and the id_token checks become SSO_IDENTITY_PROVIDER_ERROR with what failed
  * (shown on the error page: the administrator needs it); an unreachable provider, a temporary failure.
  */
-function failure(connectionId: string, error: unknown): unknown {
+function failure(client: typeof OpenIdClient, connectionId: string, error: unknown): unknown {
   const refused = [error, (error as { cause?: unknown } | undefined)?.cause].find(
     (e) => e instanceof PrivateAddressRefused,
   );
