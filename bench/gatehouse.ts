@@ -1,6 +1,15 @@
 // The Gatehouse side of `npm run bench` and `bench:statements`: the real server process, one worker (its pid is the
-// server whose CPU time and RSS the rows report), on a fresh PostgreSQL database dropped when it stops.
-import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
+// server whose CPU time and RSS the rows report), on a fresh PostgreSQL database dropped when it stops; run from the
+// repository through tsx, or as production runs it, from the artifact `buildArtifact` makes.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import {
+  freePort,
+  type RunningServer,
+  type ServerScript,
+  startServer,
+} from "@gatehouse/server/testing/server-process";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 
 export const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -31,20 +40,42 @@ export type Gatehouse = {
   stop: () => Promise<void>;
 };
 
-export async function startGatehouse(env: Record<string, string> = {}): Promise<Gatehouse> {
+const run = promisify(execFile);
+const repoRoot = join(import.meta.dirname, "..");
+
+/**
+ * The production form of the server in `dir`: `npm run build`'s artifact (compiled JavaScript, plain
+ * `node server.js`) with its runtime packages installed offline.
+ */
+export async function buildArtifact(dir: string): Promise<ServerScript> {
+  process.stderr.write("building the artifact…\n");
+  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--out", dir], { cwd: repoRoot });
+  await run("npm", ["ci", "--omit=dev", "--offline", "--no-audit", "--no-fund"], { cwd: dir });
+  return { artifactDir: dir };
+}
+
+/** `script`: the repository's main.ts through tsx (the default), or an artifact from `buildArtifact`. */
+export async function startGatehouse(
+  env: Record<string, string> = {},
+  script?: ServerScript,
+): Promise<Gatehouse> {
   const database = await freshDatabase("gatehouse_bench");
   let server: RunningServer;
   try {
-    server = await startServer({
-      PORT: String(await freePort()),
-      DATABASE_URL: database.url,
-      GATEHOUSE_DATA_DIR: `/tmp/${database.name}`,
-      // Limits off: the benchmark is one client IP sending far more than 600 requests a minute on purpose.
-      GATEHOUSE_RATE_LIMITS: "off",
-      GATEHOUSE_WORKERS: "1",
-      GATEHOUSE_LOG_LEVEL: "warn",
-      ...env,
-    });
+    server = await startServer(
+      {
+        PORT: String(await freePort()),
+        DATABASE_URL: database.url,
+        GATEHOUSE_DATA_DIR: `/tmp/${database.name}`,
+        // Limits off: the benchmark is one client IP sending far more than 600 requests a minute on purpose.
+        GATEHOUSE_RATE_LIMITS: "off",
+        GATEHOUSE_WORKERS: "1",
+        GATEHOUSE_LOG_LEVEL: "warn",
+        ...env,
+      },
+      60_000,
+      script,
+    );
   } catch (error) {
     await database.drop();
     throw error;

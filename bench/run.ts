@@ -1,17 +1,18 @@
-// `npm run bench` (`-- --quick` for a one-minute check, `--rounds N`, `--out file`, `--only a,b`): Gatehouse against its floor and
+// `npm run bench` (`-- --quick` for a one-minute check, `--rounds N`, `--out file`, `--only a,b`, `--source`): Gatehouse (its
+// production artifact, or with --source the repository through tsx) against its floor and
 // its peer on one PostgreSQL, each a process of its own on a fresh database — the floor (bare Hono verifying the same
 // JWT and reading one row), Gatehouse, and Better Auth with its defaults (better-auth-server.ts). Rounds interleave
 // the three, and the raw argon2id and scrypt hash rates with the sign-in rounds, so a noisy machine slows all alike;
 // ratios are taken within a round and reported as median [min–max]. Then statements per operation (statements.ts),
 // and the whole as markdown, printed and written to bench/last-run.md for bench/README.md.
-import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gatehouse/server/testing/server-process";
 import { hash } from "@node-rs/argon2";
 import { hashPassword } from "better-auth/crypto";
 import { type Child, startChild } from "./child.ts";
-import { freshDatabase, PASSWORD, startGatehouse } from "./gatehouse.ts";
+import { buildArtifact, freshDatabase, PASSWORD, startGatehouse } from "./gatehouse.ts";
 import { measure as measureLoad, processUsage, type Row, refreshBody, type Scenario } from "./load.ts";
 import { statementsMarkdown, statementsPerOperation } from "./statements.ts";
 
@@ -65,7 +66,11 @@ const spread = (values: number[], digits: number) =>
     : `${median(values).toFixed(digits)} [${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}]`;
 
 async function main() {
-  const gatehouse = await startGatehouse();
+  // Gatehouse as production runs it (compiled, plain node: no TypeScript loader in its memory or start), unless
+  // `--source` asks for the repository's TypeScript through tsx.
+  const workDir = mkdtempSync(join(tmpdir(), "gatehouse-bench-"));
+  const script = process.argv.includes("--source") ? undefined : await buildArtifact(join(workDir, "app"));
+  const gatehouse = await startGatehouse({}, script);
   const peerDatabase = await freshDatabase("better_auth_bench");
   const children: Child[] = [];
   try {
@@ -289,6 +294,7 @@ async function main() {
     for (const child of children) await child.stop();
     await gatehouse.stop();
     await peerDatabase.drop();
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

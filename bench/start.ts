@@ -2,18 +2,14 @@
 // the artifact of `npm run build` (compiled JavaScript, plain `node server.js`, runtime packages installed offline)
 // — beside the repository's TypeScript through tsx, on PostgreSQL and on PGlite. Healthy is the first 200 from
 // /health?db=1, timed from the spawn; a first start migrates and seeds, the restarts after it find both done.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { freePort, type ServerScript, spawnServer } from "@gatehouse/server/testing/server-process";
-import { freshDatabase } from "./gatehouse.ts";
+import { buildArtifact, freshDatabase } from "./gatehouse.ts";
 
-const run = promisify(execFile);
 const quick = process.argv.includes("--quick");
 const restarts = Number(process.env.BENCH_RESTARTS ?? (quick ? 1 : 5));
-const repoRoot = join(import.meta.dirname, "..");
 
 /** Milliseconds from the spawn to the first healthy answer; the server is stopped again after. */
 async function toHealthy(env: Record<string, string>, script: ServerScript): Promise<number> {
@@ -41,12 +37,8 @@ const workDir = await mkdtemp(join(tmpdir(), "gatehouse-bench-start-"));
 const databases: { drop: () => Promise<void> }[] = [];
 const rows: string[] = [];
 try {
-  const appDir = join(workDir, "app");
-  process.stderr.write("building the artifact…\n");
-  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--out", appDir], { cwd: repoRoot });
-  await run("npm", ["ci", "--omit=dev", "--offline", "--no-audit", "--no-fund"], { cwd: appDir });
   const forms: [string, ServerScript][] = [
-    ["artifact, node server.js", { artifactDir: appDir }],
+    ["artifact, node server.js", await buildArtifact(join(workDir, "app"))],
     ["repository, tsx", "apps/server/src/main.ts"],
   ];
   for (const store of ["PostgreSQL", "PGlite"] as const) {
