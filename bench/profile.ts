@@ -1,11 +1,12 @@
-// `npm run bench:profile` (`-- --quick` for 3 s): a CPU profile of the server under GET /users/me load — the server
+// `npm run bench:profile` (`-- --quick` for 3 s, `--sign-in` for password sign-ins): a CPU profile of the server
+// under GET /users/me load — the server
 // started with `node --cpu-prof` on a fresh PostgreSQL database, driven by autocannon, stopped so the profile is
 // written — and its functions with the most self time, as percentages of the samples. The .cpuprofile stays in
 // /tmp for Chrome's DevTools or speedscope.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startGatehouse } from "./gatehouse.ts";
+import { PASSWORD, startGatehouse } from "./gatehouse.ts";
 import { measure } from "./load.ts";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
@@ -15,6 +16,8 @@ type Profile = { nodes: Node[]; samples: number[]; startTime: number; timeDeltas
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 const quick = process.argv.includes("--quick");
+// `--sign-in`: the password sign-in under load instead (one user, 8 connections, as in `npm run bench`).
+const signIn = process.argv.includes("--sign-in");
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-profile-"));
 // Node refuses --cpu-prof in NODE_OPTIONS, the one way into the server's command line: a hook starts the profiler.
 const gatehouse = await startGatehouse({
@@ -25,13 +28,27 @@ let window = [0, 0];
 try {
   const { access_token } = await gatehouse.signUp("profile@example.com");
   const started = nowMicros();
-  const row = await measure({
-    name: "GET /users/me",
-    url: `${gatehouse.api}/users/me`,
-    headers: { ...gatehouse.client, "x-stack-access-token": access_token },
-    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  const common = {
+    connections: Number(process.env.BENCH_CONNECTIONS ?? (signIn ? 8 : 10)),
     seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 15)),
-  });
+  };
+  const row = await measure(
+    signIn
+      ? {
+          name: "POST /auth/password/sign-in",
+          url: `${gatehouse.api}/auth/password/sign-in`,
+          method: "POST",
+          headers: gatehouse.client,
+          body: JSON.stringify({ email: "profile@example.com", password: PASSWORD }),
+          ...common,
+        }
+      : {
+          name: "GET /users/me",
+          url: `${gatehouse.api}/users/me`,
+          headers: { ...gatehouse.client, "x-stack-access-token": access_token },
+          ...common,
+        },
+  );
   window = [started, nowMicros()];
   process.stdout.write(`${Math.round(row.rps)} req/s while profiled\n`);
 } finally {

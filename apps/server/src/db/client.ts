@@ -1,12 +1,9 @@
 // Opening the database: PostgreSQL through a pg pool, or embedded PGlite. Both speak the same SQL and schema.
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { resources } from "../resources.ts";
 import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./change-feed.ts";
@@ -170,9 +167,6 @@ async function underStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promi
   }
 }
 
-/** Extensions the migrations use (PostgreSQL ships them in its contrib package). */
-const extensions = { pg_trgm };
-
 /**
  * The embedded database's memory (issue 24): PostgreSQL's default 128 MB of shared buffers live inside PGlite's wasm
  * memory, and one process with one connection fills them with pages it rarely reads again; 32 MB holds the hot rows
@@ -186,10 +180,20 @@ const PGLITE_SETTINGS = ["-c", "shared_buffers=32MB"];
  * nothing for a blank in-memory one.
  */
 export async function openPglite(source: { dataDir?: string; dump?: Blob } = {}): Promise<Database> {
+  // PGlite and its drizzle driver load here, so a server on PostgreSQL never holds them.
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
+    [
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+      import("drizzle-orm/pglite"),
+      import("drizzle-orm/pglite/migrator"),
+    ],
+  );
   const client = new PGlite({
     ...(source.dataDir ? { dataDir: source.dataDir } : {}),
     ...(source.dump ? { loadDataDir: source.dump } : {}),
-    extensions,
+    // Extensions the migrations use (PostgreSQL ships them in its contrib package).
+    extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
   });
   await client.waitReady;
