@@ -13,8 +13,8 @@ import {
   accessHeaders,
   createTestServer,
   type ProjectKeys,
+  passwordSignInStatus,
   type TestServer,
-  uniqueIp,
 } from "../testing/test-server.ts";
 import { createImportJobs } from "./service.ts";
 
@@ -57,18 +57,7 @@ const getJob = async (id: string) =>
     await server.request(`/api/v1/internal/imports/jobs/${id}`, { headers: accessHeaders("admin", keys) }),
   );
 
-async function signIn(email: string, password: string) {
-  const res = await server.request("/api/v1/auth/password/sign-in", {
-    method: "POST",
-    headers: {
-      ...accessHeaders("client", keys),
-      "content-type": "application/json",
-      "x-forwarded-for": uniqueIp(),
-    },
-    body: JSON.stringify({ email, password }),
-  });
-  return res.status;
-}
+const signIn = (email: string, password: string) => passwordSignInStatus(server, keys, email, password);
 
 async function userCount(): Promise<number> {
   const res = await server.request("/api/v1/users?limit=200", { headers: accessHeaders("server", keys) });

@@ -9,11 +9,10 @@ import { FirebaseScrypt } from "firebase-scrypt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../cli/api-client.ts";
 import {
-  accessHeaders,
   createTestServer,
   type ProjectKeys,
+  passwordSignInStatus,
   type TestServer,
-  uniqueIp,
 } from "../testing/test-server.ts";
 import { httpSink } from "./http-sink.ts";
 import { type ImportOptions, importReader, type Provider } from "./index.ts";
@@ -47,18 +46,7 @@ async function importFile(provider: Provider, file: string, options: ImportOptio
   });
 }
 
-async function signIn(email: string, password: string) {
-  const res = await server.request("/api/v1/auth/password/sign-in", {
-    method: "POST",
-    headers: {
-      ...accessHeaders("client", keys),
-      "content-type": "application/json",
-      "x-forwarded-for": uniqueIp(),
-    },
-    body: JSON.stringify({ email, password }),
-  });
-  return res.status;
-}
+const signIn = (email: string, password: string) => passwordSignInStatus(server, keys, email, password);
 
 async function storedHash(email: string) {
   const page = await api()<{ items: { id: string }[] }>("GET", `/users?query=${encodeURIComponent(email)}`);

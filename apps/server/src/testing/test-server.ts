@@ -223,3 +223,22 @@ export function apiRequest(suite: () => { server: TestServer; keys: ProjectKeys 
 let emails = 0;
 /** An address no other test of the process uses. */
 export const uniqueEmail = (prefix = "user") => `${prefix}-${++emails}@example.com`;
+
+/** The HTTP status of a password sign-in, sent as a browser would (client access, an address of its own). */
+export async function passwordSignInStatus(
+  server: TestServer,
+  keys: ProjectKeys,
+  email: string,
+  password: string,
+): Promise<number> {
+  const res = await server.request("/api/v1/auth/password/sign-in", {
+    method: "POST",
+    headers: {
+      ...accessHeaders("client", keys),
+      "content-type": "application/json",
+      "x-forwarded-for": uniqueIp(),
+    },
+    body: JSON.stringify({ email, password }),
+  });
+  return res.status;
+}
