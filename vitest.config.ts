@@ -22,9 +22,13 @@ const pgliteOnly = [
   "e2e/interop/sdk-interop.test.ts",
   "apps/server/src/cli/cli.test.ts",
   "apps/server/src/importers/import-100k.test.ts",
+  "apps/server/src/startup-imports.test.ts",
 ];
 // What only PostgreSQL has: pg_dump and pg_restore behind `gatehouse backup` and `restore`.
-const postgresOnly = ["apps/server/src/cli/backup-postgres.test.ts"];
+const postgresOnly = [
+  "apps/server/src/cli/backup-postgres.test.ts",
+  "apps/server/src/startup-imports-postgres.test.ts",
+];
 
 // The server and end-to-end suites share one module registry per worker instead of importing the whole server again
 // for each file: importing it took most of the run (851 s of import time in a 39-minute run, 376 s of a 13.5-minute
