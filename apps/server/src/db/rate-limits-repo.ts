@@ -22,10 +22,15 @@ export function createRateLimitsRepo(db: Db) {
   // The row as it was (the upsert's SET sees the old row): this window's count and the previous window's.
   const c = rateLimitCounters;
   const p = (name: string) => sql.placeholder(name);
-  const current = sql`(case when ${c.windowStart} = ${p("windowStart")} then ${c.count} else 0 end)`;
-  const previous = sql`(case when ${c.windowStart} = ${p("windowStart")} then ${c.previous}
+  // A hit computed before a window boundary may arrive after hits of the next window (another process's clock, or a
+  // slow request): it counts in the row's newer window, its previous one fully weighted, and never moves the row
+  // back to the older window (which would forget both windows' counts).
+  const later = sql`${c.windowStart} > ${p("windowStart")}::bigint`;
+  const current = sql`(case when ${c.windowStart} >= ${p("windowStart")}::bigint then ${c.count} else 0 end)`;
+  const previous = sql`(case when ${c.windowStart} >= ${p("windowStart")}::bigint then ${c.previous}
     when ${c.windowStart} = ${p("windowStart")}::bigint - ${p("windowMs")}::bigint then ${c.count} else 0 end)`;
-  const room = sql`(${current} + ${previous} * ${p("overlap")}::float8 < ${p("limit")}::int)`;
+  const weight = sql`(case when ${later} then 1 else ${p("overlap")}::float8 end)`;
+  const room = sql`(${current} + ${previous} * ${weight} < ${p("limit")}::int)`;
   // Prepared: it runs on every API request on PostgreSQL.
   const counterHit = db
     .insert(c)
@@ -41,7 +46,7 @@ export function createRateLimitsRepo(db: Db) {
       set: {
         count: sql`${current} + case when ${room} then 1 else 0 end`,
         previous: previous,
-        windowStart: sql`${p("windowStart")}`,
+        windowStart: sql`greatest(${c.windowStart}, ${p("windowStart")}::bigint)`,
         lastAllowed: room,
       },
     })

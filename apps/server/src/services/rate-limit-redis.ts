@@ -29,6 +29,9 @@ const HIT = `
 local start, window, limit, overlap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local row = redis.call('HMGET', KEYS[1], 's', 'c', 'p')
 local s, c, p = tonumber(row[1]), tonumber(row[2]) or 0, tonumber(row[3]) or 0
+-- A hit computed before a boundary that arrives after the next window's hits counts in that newer window, fully
+-- weighted: the counter never goes back to an older window (which would forget both windows' counts).
+if s and s > start then start, overlap = s, 1 end
 local current, previous = 0, 0
 if s == start then current, previous = c, p elseif s == start - window then previous = c end
 local allowed = 0

@@ -50,12 +50,15 @@ export function createMemoryCounter(): RateLimitStore["hitCounter"] {
   const entries = new Map<string, { start: number; count: number; previous: number }>();
   return async ({ key, limit, windowMs, windowStart, overlap }) => {
     let entry = entries.get(key);
-    if (!entry || entry.start !== windowStart) {
+    // A hit from before a boundary that comes after the next window's (the clock stepped back) counts in the newer
+    // window, fully weighted, as the shared stores do.
+    const late = entry !== undefined && entry.start > windowStart;
+    if (!entry || entry.start < windowStart) {
       const previous = entry && entry.start === windowStart - windowMs ? entry.count : 0;
       entry = { start: windowStart, count: 0, previous };
       entries.set(key, entry);
     }
-    if (entry.count + entry.previous * overlap >= limit) return false;
+    if (entry.count + entry.previous * (late ? 1 : overlap) >= limit) return false;
     entry.count += 1;
     // Forget clients idle for two windows now and then, so the map stays the size of the active clients.
     if (entries.size > 100_000)
