@@ -24,9 +24,10 @@ const pgliteOnly = [
   "apps/server/src/importers/import-100k.test.ts",
   "apps/server/src/startup-imports.test.ts",
 ];
-// What only PostgreSQL has: pg_dump and pg_restore behind `gatehouse backup` and `restore`.
+// What only PostgreSQL has: pg_dump and pg_restore behind `gatehouse backup` and `restore`, its named statements.
 const postgresOnly = [
   "apps/server/src/cli/backup-postgres.test.ts",
+  "apps/server/src/db/statement-names-postgres.test.ts",
   "apps/server/src/startup-imports-postgres.test.ts",
 ];
 

@@ -8,6 +8,7 @@ import pg from "pg";
 import { resources } from "../resources.ts";
 import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./change-feed.ts";
 import * as schema from "./schema.ts";
+import { createStatementNames, nameRepeatedStatements } from "./statement-names.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -82,10 +83,12 @@ export function openPostgres(
   });
   pool.on("error", onError);
   const { observeQuery } = options;
+  const statementNames = createStatementNames();
   pool.on("connect", (client) => {
     // pg-pool listens for errors of idle connections only: one that breaks while checked out (a transaction when
     // PostgreSQL restarts) emits `error` with nobody listening, which would end the process. Its query fails anyway.
     client.on("error", onError);
+    nameRepeatedStatements(client, statementNames);
     if (observeQuery) observeClient(client, observeQuery);
   });
   const db = drizzlePg(pool, { schema });
