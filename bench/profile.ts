@@ -73,8 +73,35 @@ for (const id of samples) {
   self.set(key, (self.get(key) ?? 0) + 1);
 }
 const total = samples.length;
+// The same samples by where the code lives: a package, Node's internals, or our own folders.
+const byPlace = new Map<string, number>();
+for (const id of samples) {
+  const frame = byId.get(id)?.callFrame;
+  if (!frame) continue;
+  const { url, functionName } = frame;
+  const inPackage = url.split("node_modules/").pop() ?? "";
+  const place = url.includes("node_modules/")
+    ? inPackage
+        .split("/")
+        .slice(0, inPackage.startsWith("@") ? 2 : 1)
+        .join("/")
+    : url.startsWith("node:")
+      ? "node"
+      : /\/(apps|packages)\//.test(url)
+        ? url
+            .replace(/^.*\/(apps|packages)\//, "")
+            .split("/")
+            .slice(0, 3)
+            .join("/")
+        : functionName || "(native)";
+  byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
+}
 console.log(`\n${join(dir, file)}: ${total} samples under load, the top 30 by self time\n`);
 console.log("| self % | function |\n|---|---|");
 for (const [key, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
   console.log(`| ${((count / total) * 100).toFixed(1)} | \`${key}\` |`);
+}
+console.log("\n| self % | where |\n|---|---|");
+for (const [place, count] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+  console.log(`| ${((count / total) * 100).toFixed(1)} | ${place} |`);
 }

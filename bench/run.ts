@@ -239,12 +239,14 @@ async function main() {
         `load generator on the same machine; ${rounds} interleaved rounds of ${seconds} s per scenario, ` +
         `${connections} connections (${HASH_CONNECTIONS} for sign-in and sign-up)${quick ? " (--quick: not figures to keep)" : ""}.`,
       "",
-      "| scenario | req/s median [min–max] | p50 ms | p99 ms | server CPU ms/req | server RSS MiB, peak |",
-      "|---|---|---|---|---|---|",
+      "| scenario | req/s median [min–max] | p50 ms | p99 ms | server CPU ms/req (event loop) | PostgreSQL CPU ms/req | server RSS MiB, peak |",
+      "|---|---|---|---|---|---|---|",
     );
     for (const key of Object.keys(scenarios)) {
       const rows = rowsOf(key);
       const cpu = rows.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+      const main = rows.flatMap((r) => (r.mainMs === undefined ? [] : [r.mainMs]));
+      const pg = rows.flatMap((r) => (r.pgMs === undefined ? [] : [r.pgMs]));
       const rss = rows.flatMap((r) => (r.rssMiB === undefined ? [] : [r.rssMiB]));
       const hashRow = rows[0]?.p50 === 0 && rows[0]?.p99 === 0;
       lines.push(
@@ -253,7 +255,9 @@ async function main() {
           0,
         )} | ${hashRow ? "" : median(rows.map((r) => r.p50))} | ${hashRow ? "" : median(rows.map((r) => r.p99))} | ${
           cpu.length ? median(cpu).toFixed(2) : ""
-        } | ${rss.length ? Math.round(Math.max(...rss)) : ""} |`,
+        }${main.length ? ` (${median(main).toFixed(2)})` : ""} | ${pg.length ? median(pg).toFixed(2) : ""} | ${
+          rss.length ? Math.round(Math.max(...rss)) : ""
+        } |`,
       );
     }
     const ratios: [string, number[], number | undefined][] = [
