@@ -2,15 +2,40 @@
 import { and, desc, eq, getTableColumns, isNull, ne, or, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { endOpSessions } from "./oidc-sessions.ts";
+import { perDatabase } from "./prepared.ts";
 import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
 import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 /** A new session with every column given. */
 export type NewSession = Required<typeof sessions.$inferInsert>;
+const sessionColumns = getTableColumns(sessions);
 
 /** `now` dates the back-channel logout notices of OP sessions that end with a session (the real clock if none). */
 export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
+  // Every sign-in runs it: built once (per transaction inside one), with every column a typed placeholder in table
+  // order (drizzle checks the order) and the user's id from the locked row.
+  const insertUnlessBanned = perDatabase((tx) => {
+    const selection = Object.fromEntries(
+      Object.entries(sessionColumns).map(([key, column]) => [
+        key,
+        key === "userId"
+          ? users.id
+          : sql`${sql.placeholder(key)}::${sql.raw(column.getSQLType())}`.as(column.name),
+      ]),
+    ) as unknown as Record<keyof NewSession, typeof users.id>;
+    return tx
+      .insert(sessions)
+      .select((qb) =>
+        qb
+          .select(selection)
+          .from(users)
+          .where(and(eq(users.id, sql.placeholder("userId")), eq(users.restrictedByAdmin, false)))
+          .for("share"),
+      )
+      .returning({ id: sessions.id })
+      .prepare("session_insert_unless_banned");
+  });
   return {
     /**
      * Inserts the session only while its user exists and is not restricted by an administrator (banned); false
@@ -19,28 +44,13 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
      * its turn and ends the session it finds.
      */
     async insertUnlessBanned(tx: Db, row: NewSession): Promise<boolean> {
-      // Every column in table order (drizzle checks it): the user's id from the locked row, the rest as parameters.
-      const selection = Object.fromEntries(
-        Object.entries(getTableColumns(sessions)).map(([key, column]) => [
+      const values = Object.fromEntries(
+        Object.entries(sessionColumns).map(([key, column]) => [
           key,
-          key === "userId"
-            ? users.id
-            : sql`${column.mapToDriverValue(row[key as keyof NewSession])}::${sql.raw(column.getSQLType())}`.as(
-                column.name,
-              ),
+          column.mapToDriverValue(row[key as keyof NewSession]),
         ]),
-      ) as unknown as Record<keyof NewSession, typeof users.id>;
-      const inserted = await tx
-        .insert(sessions)
-        .select((qb) =>
-          qb
-            .select(selection)
-            .from(users)
-            .where(and(eq(users.id, row.userId), eq(users.restrictedByAdmin, false)))
-            .for("share"),
-        )
-        .returning({ id: sessions.id });
-      return inserted.length > 0;
+      );
+      return (await insertUnlessBanned(tx).execute(values)).length > 0;
     },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
       // Ids from requests are any text; one that is not a UUID names no session and must not reach the uuid column.

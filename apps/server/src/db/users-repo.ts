@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, exists, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
+import { perDatabase } from "./prepared.ts";
 import { contactChannels, sessions, teamMembers, teams, users } from "./schema.ts";
 import type { TeamRow } from "./teams-repo.ts";
 
@@ -189,6 +190,24 @@ export function userListQuery(db: Db, projectId: string, o: UserListOptions) {
 }
 
 export function createUsersRepo(db: Db) {
+  // Every password sign-in and sign-up runs it.
+  const authChannel = perDatabase((executor) =>
+    executor
+      .select({ channel: contactChannels, ...USER_COLUMNS })
+      .from(contactChannels)
+      .innerJoin(users, eq(users.id, contactChannels.userId))
+      .leftJoin(...USER_JOINS.primary)
+      .leftJoin(...USER_JOINS.team)
+      .where(
+        and(
+          eq(contactChannels.projectId, sql.placeholder("projectId")),
+          eq(contactChannels.type, "email"),
+          eq(contactChannels.normalized, sql.placeholder("email")),
+          eq(contactChannels.usedForAuth, true),
+        ),
+      )
+      .prepare("user_by_auth_email"),
+  );
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
   const sessionWithUser = (match: SQL | undefined, name: string) =>
     db
@@ -263,20 +282,7 @@ export function createUsersRepo(db: Db) {
 
     /** The auth-enabled channel of this address and its user (with the user's primary e-mail), in one query. */
     async findAuthChannel(projectId: string, email: string, executor: Db = db) {
-      const [row] = await executor
-        .select({ channel: contactChannels, ...USER_COLUMNS })
-        .from(contactChannels)
-        .innerJoin(users, eq(users.id, contactChannels.userId))
-        .leftJoin(...USER_JOINS.primary)
-        .leftJoin(...USER_JOINS.team)
-        .where(
-          and(
-            eq(contactChannels.projectId, projectId),
-            eq(contactChannels.type, "email"),
-            eq(contactChannels.normalized, email.toLowerCase()),
-            eq(contactChannels.usedForAuth, true),
-          ),
-        );
+      const [row] = await authChannel(executor).execute({ projectId, email: email.toLowerCase() });
       return row && { channel: row.channel, user: toUserRecord(row) };
     },
 

@@ -2,6 +2,7 @@
 import { and, asc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import { perDatabase } from "../db/prepared.ts";
 import { ssoAssertionIds, ssoConnections, ssoDomains, ssoIdentities } from "../db/schema.ts";
 
 export type SsoConnectionRow = typeof ssoConnections.$inferSelect;
@@ -9,6 +10,20 @@ export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
 export type SsoDomainRow = typeof ssoDomains.$inferSelect;
 
 export function createSsoRepo() {
+  // Every password sign-in and sign-up asks it (sso/domains.ts assertSsoNotRequired).
+  const verifiedDomain = perDatabase((db) =>
+    db
+      .select()
+      .from(ssoDomains)
+      .where(
+        and(
+          eq(ssoDomains.projectId, sql.placeholder("projectId")),
+          eq(ssoDomains.domain, sql.placeholder("domain")),
+          isNotNull(ssoDomains.verifiedAt),
+        ),
+      )
+      .prepare("sso_verified_domain"),
+  );
   return {
     async listConnections(db: Db, projectId: string, teamId: string): Promise<SsoConnectionRow[]> {
       return db
@@ -111,16 +126,7 @@ export function createSsoRepo() {
 
     /** The verified claim of an e-mail domain in a project, if a team has proven it. */
     async findVerifiedDomain(db: Db, projectId: string, domain: string): Promise<SsoDomainRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(ssoDomains)
-        .where(
-          and(
-            eq(ssoDomains.projectId, projectId),
-            eq(ssoDomains.domain, domain.toLowerCase()),
-            isNotNull(ssoDomains.verifiedAt),
-          ),
-        );
+      const [row] = await verifiedDomain(db).execute({ projectId, domain: domain.toLowerCase() });
       return row;
     },
 

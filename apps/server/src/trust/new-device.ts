@@ -10,6 +10,7 @@ import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import type { Db } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
+import { perDatabase } from "../db/prepared.ts";
 import { knownDevices, projects } from "../db/schema.ts";
 import type { UserRecord } from "../db/users-repo.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
@@ -56,6 +57,18 @@ export function deviceOf(userAgent: string | null): { browser: string; os: strin
 
 export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditScope; clock: Clock }) {
   const templates = createEmailTemplatesRepo();
+  // Whether the user has any device yet, and this one among them: every password sign-in asks.
+  const knownOf = perDatabase((tx) =>
+    tx
+      .select({
+        any: sql<number>`1`,
+        same: sql<boolean>`bool_or(${knownDevices.deviceHash} = ${sql.placeholder("deviceHash")})`,
+      })
+      .from(knownDevices)
+      .where(eq(knownDevices.userId, sql.placeholder("userId")))
+      .groupBy(knownDevices.userId)
+      .prepare("known_device_of_user"),
+  );
   return {
     /**
      * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
@@ -67,16 +80,7 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       const deviceHash = sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
       // A new user has no device to compare with (an upgraded anonymous one may, but the insert below skips a
       // device already known and a new user gets no notice either way): one statement fewer in sign-up.
-      const [known] = isNewUser
-        ? []
-        : await tx
-            .select({
-              any: sql<number>`1`,
-              same: sql<boolean>`bool_or(${knownDevices.deviceHash} = ${deviceHash})`,
-            })
-            .from(knownDevices)
-            .where(eq(knownDevices.userId, user.id))
-            .groupBy(knownDevices.userId);
+      const [known] = isNewUser ? [] : await knownOf(tx).execute({ userId: user.id, deviceHash });
       if (known?.same) return;
       const now = deps.clock.now();
       await tx
