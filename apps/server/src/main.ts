@@ -15,6 +15,7 @@ import { databaseIdentity } from "./db/identity.ts";
 import { waitForDatabase } from "./db/startup-wait.ts";
 import { benchStatementLog, bothObservers } from "./db/statement-log.ts";
 import { createDeps } from "./deps.ts";
+import { limitHeapGrowth } from "./heap-growth.ts";
 import { createLogger } from "./logger.ts";
 import { type Exposition, primaryExposition } from "./observability/cluster-metrics.ts";
 import { serveMetricsPort } from "./observability/exposition.ts";
@@ -33,6 +34,7 @@ function configOrExit(): Config {
   }
 }
 
+limitHeapGrowth();
 const config = configOrExit();
 // A worker's lines carry its number: several processes write to one output.
 const logger = createLogger({
