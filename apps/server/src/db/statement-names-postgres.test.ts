@@ -6,6 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminQuery, withDatabase } from "../testing/test-database.ts";
 import { type Database, type Db, inTransaction, openPostgres } from "./client.ts";
+import { MAX_PARAMETERS } from "./statement-names.ts";
 
 const template = inject("testDbTemplate");
 if (template.kind !== "postgres") throw new Error("a PostgreSQL-only suite (vitest.config.ts postgresOnly)");
@@ -67,6 +68,17 @@ describe("named statements on PostgreSQL", () => {
     expect(await prepared("select id, note from altered_probe")).toBe(1);
     await database.db.execute(sql`alter table altered_probe add column extra text default 'x'`);
     expect(await read()).toEqual([{ id: 1, note: "a" }]);
+  });
+
+  it("leaves a statement with a long parameter list unnamed, to be planned for its values each time", async () => {
+    const ids = Array.from({ length: MAX_PARAMETERS + 1 }, (_, i) => i);
+    const list = sql.join(
+      ids.map((id) => sql`${id}::int`),
+      sql`, `,
+    );
+    for (let i = 0; i < 3; i++)
+      await rowsOf(sql`select count(*)::int as n from generate_series(1, 100) g where g in (${list})`);
+    expect(await prepared("select count(*)::int as n from generate_series")).toBe(0);
   });
 
   it("leaves statements without parameters on the simple protocol", async () => {
