@@ -48,7 +48,14 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "image/png" }).end(LOGO);
       return;
     }
-    reached(new URL(req.url ?? "/", wikiBase));
+    const url = new URL(req.url ?? "/", wikiBase);
+    // Only the callback: the browser's own /favicon.ico request after the first callback page could otherwise
+    // arrive while the second authorization waits, and be taken for its answer (seen in a full CI run).
+    if (url.pathname !== "/callback") {
+      res.writeHead(404).end();
+      return;
+    }
+    reached(url);
     res.writeHead(200, { "content-type": "text/html" }).end("<title>Wiki</title><h1>Back at the wiki</h1>");
   });
   await new Promise<void>((resolve) => wiki.listen(0, "127.0.0.1", resolve));
