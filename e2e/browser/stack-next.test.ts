@@ -1,6 +1,6 @@
 // Stack's own UI in Chromium against the real Gatehouse server: the app of e2e/stack-apps/next, made on Stack's
-// published @stackframe/stack as Stack's docs and init-stack set one up, built by `next build` (cached by a hash of
-// its sources and settings) and run by `next start`, its settings in the environment variables Stack reads.
+// published @stackframe/stack as Stack's docs and init-stack set one up, built by `next build --turbopack` (cached by
+// a hash of its sources and settings) and run by `next start`, its settings in the environment variables Stack reads.
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
