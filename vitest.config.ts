@@ -17,12 +17,14 @@ const chaosSuites = ["e2e/cluster/chaos*.test.ts"];
 // scenarios with Stack's SDK through three server processes, which is the PostgreSQL case that can differ (the wire
 // the three SDKs speak does not depend on the database). One run of 90 s instead of two.
 // The CLI suite runs each command as a process on a PGlite data directory of its own (its child processes never see
-// DATABASE_URL): a PostgreSQL run would repeat the same minutes.
+// DATABASE_URL): a PostgreSQL run would repeat the same minutes. The heap growth suite runs a child process that
+// touches no database.
 const pgliteOnly = [
   "e2e/interop/sdk-interop.test.ts",
   "apps/server/src/cli/cli.test.ts",
   "apps/server/src/importers/import-100k.test.ts",
   "apps/server/src/startup-imports.test.ts",
+  "apps/server/src/heap-growth.test.ts",
 ];
 // What only PostgreSQL has: pg_dump and pg_restore behind `gatehouse backup` and `restore`, its named statements.
 const postgresOnly = [
