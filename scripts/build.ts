@@ -31,6 +31,30 @@ const artifactResources: Plugin = {
   },
 };
 
+/**
+ * PGlite loads only when the server opens an embedded database. Our code imports PGlite and drizzle's PGlite driver
+ * dynamically (db/client.ts), but the driver's own modules import PGlite statically, and a bundle hoists the imports
+ * of an external package to its top: on PostgreSQL the artifact loaded PGlite at every start. So the driver's imports
+ * of PGlite go through a module that imports it when the driver itself is first loaded (an await inside the driver's
+ * lazily run module body); the driver uses what it imports only when it is called. The start-up imports test runs
+ * the artifact and fails if PGlite is loaded again at start.
+ */
+const PGLITE = "@electric-sql/pglite";
+const pgliteWhenUsed: Plugin = {
+  name: "pglite-when-used",
+  setup(b) {
+    b.onResolve({ filter: /^@electric-sql\/pglite$/ }, (args) =>
+      /[/\\]drizzle-orm[/\\]pglite[/\\]/.test(args.importer)
+        ? { path: PGLITE, namespace: "pglite-when-used" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "pglite-when-used" }, () => ({
+      contents: `export const { PGlite, types } = await import(${JSON.stringify(PGLITE)});`,
+      loader: "js",
+    }));
+  },
+};
+
 export async function buildServerArtifact(outDir: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(join(outDir, "static"), { recursive: true });
@@ -48,7 +72,7 @@ export async function buildServerArtifact(outDir: string): Promise<void> {
     external: [...RUNTIME_PACKAGES, "pg-native"],
     // Our workspace packages are bundled from their source, not from a dist/ that may not be built.
     conditions: ["gatehouse-source"],
-    plugins: [artifactResources],
+    plugins: [artifactResources, pgliteWhenUsed],
     // Whitespace and syntax only: class names stay, since the log names an error by its class.
     minifyWhitespace: true,
     minifySyntax: true,

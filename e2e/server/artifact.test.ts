@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort, type RunningServer, startServer } from "@gatehouse/server/testing/server-process";
+import { packagesLoadedAtStart } from "@gatehouse/server/testing/startup-packages";
 import { adminQuery, withDatabase } from "@gatehouse/server/testing/test-database";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -131,6 +132,16 @@ describe("the server artifact", () => {
     }
     expect(await server.stop()).toBe(0);
   }, 180_000);
+
+  it("loads PGlite at start only when it is the database", async () => {
+    // The bundle once hoisted drizzle's PGlite driver's static import of PGlite to its top (scripts/build.ts).
+    const packages = await packagesLoadedAtStart(
+      env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {},
+      appDir,
+    );
+    expect(packages).toContain(postgres() ? "pg" : "@electric-sql/pglite");
+    expect(packages.includes("@electric-sql/pglite")).toBe(!postgres());
+  }, 120_000);
 
   it("restarts with its data, and reports how long it takes to be healthy", async () => {
     const restarted = await start();
