@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, exists, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
+import { insertByColumns } from "./insert-by-columns.ts";
 import { perDatabase } from "./prepared.ts";
 import { contactChannels, sessions, teamMembers, teams, users } from "./schema.ts";
 import type { TeamRow } from "./teams-repo.ts";
@@ -319,8 +320,7 @@ export function createUsersRepo(db: Db) {
 
     /** Many users in one statement (a bulk import). */
     async insertMany(tx: Db, rows: (typeof users.$inferInsert)[]): Promise<void> {
-      if (rows.length === 0) return;
-      await tx.insert(users).values(rows);
+      await insertByColumns(tx, users, rows);
     },
 
     async update(tx: Db, userId: string, changes: Partial<typeof users.$inferInsert>): Promise<void> {
@@ -332,8 +332,8 @@ export function createUsersRepo(db: Db) {
       tx: Db,
       rows: typeof contactChannels.$inferInsert | (typeof contactChannels.$inferInsert)[],
     ): Promise<void> {
-      if (Array.isArray(rows) && rows.length === 0) return;
-      await tx.insert(contactChannels).values(rows as (typeof contactChannels.$inferInsert)[]);
+      if (Array.isArray(rows)) await insertByColumns(tx, contactChannels, rows);
+      else await tx.insert(contactChannels).values(rows);
     },
 
     /**
