@@ -1,4 +1,5 @@
-// `npm run bench:profile` (`-- --quick` for 3 s, `--sign-in` for password sign-ins): a CPU profile of the server
+// `npm run bench:profile` (`-- --quick` for 3 s, `--sign-in` for password sign-ins, `--sign-up` for sign-ups of new
+// addresses): a CPU profile of the server
 // under GET /users/me load — the server
 // started with `node --cpu-prof` on a fresh PostgreSQL database, driven by autocannon, stopped so the profile is
 // written — and its functions with the most self time, as percentages of the samples. The .cpuprofile stays in
@@ -18,6 +19,8 @@ const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 const quick = process.argv.includes("--quick");
 // `--sign-in`: the password sign-in under load instead (one user, 8 connections, as in `npm run bench`).
 const signIn = process.argv.includes("--sign-in");
+const signUp = process.argv.includes("--sign-up");
+let signUps = 0;
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-profile-"));
 // Node refuses --cpu-prof in NODE_OPTIONS, the one way into the server's command line: a hook starts the profiler.
 const gatehouse = await startGatehouse({
@@ -29,25 +32,34 @@ try {
   const { access_token } = await gatehouse.signUp("profile@example.com");
   const started = nowMicros();
   const common = {
-    connections: Number(process.env.BENCH_CONNECTIONS ?? (signIn ? 8 : 10)),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? (signIn || signUp ? 8 : 10)),
     seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 15)),
   };
   const row = await measure(
-    signIn
+    signUp
       ? {
-          name: "POST /auth/password/sign-in",
-          url: `${gatehouse.api}/auth/password/sign-in`,
+          name: "POST /auth/password/sign-up",
+          url: `${gatehouse.api}/auth/password/sign-up`,
           method: "POST",
           headers: gatehouse.client,
-          body: JSON.stringify({ email: "profile@example.com", password: PASSWORD }),
+          nextBody: () => JSON.stringify({ email: `profile-${++signUps}@example.com`, password: PASSWORD }),
           ...common,
         }
-      : {
-          name: "GET /users/me",
-          url: `${gatehouse.api}/users/me`,
-          headers: { ...gatehouse.client, "x-stack-access-token": access_token },
-          ...common,
-        },
+      : signIn
+        ? {
+            name: "POST /auth/password/sign-in",
+            url: `${gatehouse.api}/auth/password/sign-in`,
+            method: "POST",
+            headers: gatehouse.client,
+            body: JSON.stringify({ email: "profile@example.com", password: PASSWORD }),
+            ...common,
+          }
+        : {
+            name: "GET /users/me",
+            url: `${gatehouse.api}/users/me`,
+            headers: { ...gatehouse.client, "x-stack-access-token": access_token },
+            ...common,
+          },
   );
   window = [started, nowMicros()];
   process.stdout.write(`${Math.round(row.rps)} req/s while profiled\n`);

@@ -163,6 +163,39 @@ export function createTeamsRepo(db: Db) {
       return deleted.length > 0;
     },
 
+    /**
+     * One member's grants of these permissions, in one statement: the system ones (`system` true) always, the others
+     * only where the project defines them in team scope (unknown ids are skipped), each unless it exists. Returns the
+     * new ones in the order given. Sign-up's personal team goes through here: looking the definitions up first was a
+     * statement of its own.
+     */
+    async insertDefinedGrants(
+      tx: Db,
+      projectId: string,
+      member: { teamId: string; userId: string },
+      permissions: { id: string; system: boolean }[],
+      createdAt: Date,
+    ): Promise<GrantKey[]> {
+      if (permissions.length === 0) return [];
+      const ids = permissions.map((p) => p.id);
+      const result = await tx.execute(sql`
+        insert into ${teamPermissionGrants} (project_id, team_id, user_id, permission_id, created_at)
+        select ${projectId}, ${member.teamId}::uuid, ${member.userId}::uuid, wanted.id, ${createdAt.toISOString()}::timestamptz
+        from unnest(${sql.param(ids)}::text[], ${sql.param(permissions.map((p) => p.system))}::boolean[])
+          with ordinality as wanted(id, system, n)
+        where wanted.system or exists (
+          select 1 from ${permissionDefinitions} d
+          where d.project_id = ${projectId} and d.scope = 'team' and d.id = wanted.id
+        )
+        order by wanted.n
+        on conflict do nothing
+        returning permission_id`);
+      const inserted = new Set(
+        (result as unknown as { rows: { permission_id: string }[] }).rows.map((r) => r.permission_id),
+      );
+      return ids.filter((id) => inserted.has(id)).map((permissionId) => ({ ...member, permissionId }));
+    },
+
     /** Inserts the grants that do not exist yet; returns the ones that were new. */
     async insertGrants(tx: Db, projectId: string, grants: GrantKey[], createdAt: Date): Promise<GrantKey[]> {
       if (grants.length === 0) return [];

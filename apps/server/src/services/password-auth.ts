@@ -8,7 +8,7 @@ import { storedLocale } from "@gatehouse/contract/locales";
 import type { AuditLog } from "../audit/log.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { type Db, inTransaction } from "../db/client.ts";
-import { isUniqueViolation } from "../db/errors.ts";
+import { constraintOf, isUniqueViolation } from "../db/errors.ts";
 import type { UserRecord, UsersRepo } from "../db/users-repo.ts";
 import { TextError } from "../text-error.ts";
 import type { PasswordPolicy } from "../trust/password-policy.ts";
@@ -71,9 +71,10 @@ export function createPasswordAuth(deps: {
       if (!project.config.sign_up_enabled) throw KnownErrors.SIGN_UP_NOT_ENABLED();
       assertPasswordLength(input.password);
       await deps.passwordPolicy.assertAcceptable(project.config, input.password, [input.email]);
-      // Hash before looking the address up: a taken address then costs the same time as a free one.
       const passwordHash = await deps.hasher.hash(input.password);
-      if (await deps.usersRepo.findByAuthEmail(project.id, input.email)) throw emailTaken(input.email);
+      // No look-up of the address first: the unique index on sign-in addresses refuses a taken one inside the
+      // transaction below, which then writes nothing (the catch answers USER_EMAIL_ALREADY_EXISTS). A look-up would
+      // be the sign-up's widest read, for every new user, to spare the rare taken address a rolled-back transaction.
       const email = { value: input.email, verified: false, usedForAuth: true };
       const callbackUrl = input.verification_callback_url;
       if (callbackUrl) await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`);
@@ -110,8 +111,11 @@ export function createPasswordAuth(deps: {
           project,
         );
       } catch (error) {
-        // Two sign-ups racing for one address: the unique index lets one win; the other gets the known error.
-        if (isUniqueViolation(error)) throw emailTaken(input.email);
+        // A taken address, or two sign-ups racing for one: the unique index lets one win; the other gets the known
+        // error, and its transaction (team, user, e-mail) is rolled back.
+        if (isUniqueViolation(error) && constraintOf(error)?.startsWith("contact_channels_")) {
+          throw emailTaken(input.email);
+        }
         throw error;
       }
     },

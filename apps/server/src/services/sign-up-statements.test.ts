@@ -1,7 +1,9 @@
 // Sign-up's transaction does what must be in it and nothing more (issue 24): the statements one password sign-up
 // sends are recorded at the database driver, so each saving below fails this test if it is undone.
+
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectJson } from "../testing/expect-error.ts";
+import { expectJson, expectKnownError } from "../testing/expect-error.ts";
 import { recordStatements } from "../testing/statement-recorder.ts";
 import {
   accessHeaders,
@@ -85,6 +87,43 @@ describe("a password sign-up's transaction", () => {
     const event = events.findLast((e) => e.type === "user.created" && e.data.id === created.id);
     expect(read.selected_team).not.toBeNull();
     expect(event?.data).toEqual(read);
+  });
+
+  it("grants the personal team's default permissions in one statement, definitions checked inside it", async () => {
+    const tx = transactionOf(await signUpStatements());
+    expect(tx.filter((s) => s.includes('from "permission_definitions"') && s.startsWith("select"))).toEqual(
+      [],
+    );
+    const grants = tx.filter((s) => s.includes('insert into "team_permission_grants"'));
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toContain('from "permission_definitions"');
+  });
+
+  it("leaves the address to the unique index: nothing of it is read before the transaction", async () => {
+    const statements = await signUpStatements();
+    const before = statements.slice(0, statements.indexOf("begin"));
+    expect(before.filter((s) => s.includes('"contact_channels"'))).toEqual([]);
+  });
+
+  it("refuses a taken address with the known error, and writes nothing of the second sign-up", async () => {
+    const email = uniqueEmail();
+    const signUp = () =>
+      server.request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email: email.toUpperCase(), password: "a long enough password 1" }),
+      });
+    await expectJson(await signUp());
+    const count = async () => {
+      const rows = await server.deps.db.execute(sql`
+        select (select count(*) from teams where project_id = ${keys.projectId})::int as teams,
+               (select count(*) from users where project_id = ${keys.projectId})::int as users,
+               (select count(*) from webhook_events where project_id = ${keys.projectId})::int as events`);
+      return (rows as unknown as { rows: unknown[] }).rows[0];
+    };
+    const before = await count();
+    await expectKnownError(await signUp(), "USER_EMAIL_ALREADY_EXISTS");
+    expect(await count()).toEqual(before);
   });
 
   it("records the new user's device without first reading the devices it cannot have", async () => {

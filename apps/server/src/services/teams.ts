@@ -166,15 +166,11 @@ export function createTeamService(deps: {
         role === "creator"
           ? project.config.team_creator_default_permissions
           : project.config.team_member_default_permissions;
-      const permissionIds = await knownPermissionIds(
+      const granted = await teamsRepo.insertDefinedGrants(
         tx,
         project.id,
-        defaults.map((p) => p.id),
-      );
-      const granted = await teamsRepo.insertGrants(
-        tx,
-        project.id,
-        permissionIds.map((permissionId) => ({ teamId, userId, permissionId })),
+        { teamId, userId },
+        defaults.map((p) => ({ id: p.id, system: isSystemPermission(p.id) })),
         now,
       );
       await events.record(
