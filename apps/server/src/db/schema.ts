@@ -35,6 +35,15 @@ export const projects = pgTable("projects", {
   /** A team of project `internal` whose members administer this project (teams arrive with the users issue). */
   ownerTeamId: uuid("owner_team_id"),
   config: jsonb("config").$type<ProjectConfig>().notNull(),
+  /**
+   * The domains whose addresses must sign in through SSO (verified, `enforce_sso`), sorted: kept by a trigger on
+   * sso_domains (migration 0025), whatever changes them (a cascade included), so a password sign-in or sign-up checks
+   * the project row its request read instead of sending a query of its own.
+   */
+  ssoEnforcedDomains: text("sso_enforced_domains")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
 });
 
 /**

@@ -31,7 +31,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
   bindRoute(app, deps, passwordSignUpRoute, async ({ body }, { caller, clientIp }) => {
     await deps.botChallenge.check(projectOf(caller), "sign_up_with_credential", body, clientIp);
     // [GO] A domain whose team enforces SSO signs in only through its connection (sso/domains.ts).
-    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
+    deps.sso.domains.assertSsoNotRequired(projectOf(caller), body.email);
     return signInResponse(
       await deps.passwordAuth.signUp(projectOf(caller), caller.user?.record ?? null, body),
     );
@@ -41,7 +41,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const project = projectOf(caller);
     return deps.audit.signInAttempt(project.id, "password", { email: body.email }, async () => {
       await deps.botChallenge.check(project, "sign_in_with_credential", body, clientIp);
-      await deps.sso.domains.assertSsoNotRequired(deps.db, project.id, body.email);
+      deps.sso.domains.assertSsoNotRequired(project, body.email);
       try {
         return signInResponse(await deps.passwordAuth.signIn(project, body, clientIp));
       } catch (error) {

@@ -43,7 +43,7 @@ export function registerCodeRoutes(app: Hono<AppEnv>, deps: Deps): void {
 
   bindRoute(app, deps, sendSignInCodeRoute, async ({ body }, { caller, clientIp }) => {
     await deps.botChallenge.check(projectOf(caller), "send_magic_link_email", body, clientIp);
-    await deps.sso.domains.assertSsoNotRequired(deps.db, projectOf(caller).id, body.email);
+    deps.sso.domains.assertSsoNotRequired(projectOf(caller), body.email);
     return deps.otpAuth.sendSignInCode(projectOf(caller), body);
   });
   bindRoute(app, deps, checkSignInCodeRoute, async ({ body }, { caller, clientIp }) => {

@@ -153,6 +153,27 @@ describe("minting the access token of a password sign-up or sign-in", () => {
     });
     expect(projectReads(signIn)).toEqual([]);
   });
+
+  it("checks the address's domain for enforced SSO against the project row the request read, not a query", async () => {
+    const email = uniqueEmail();
+    const password = "a long enough password 1";
+    const call = (path: string) =>
+      server.request(`/api/v1/auth/password/${path}`, {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+    const signUp = await recordStatements(server.deps.database, async () =>
+      expectJson(await call("sign-up")),
+    );
+    const signIn = await recordStatements(server.deps.database, async () =>
+      expectJson(await call("sign-in")),
+    );
+    const domainQueries = (statements: string[]) => statements.filter((s) => s.includes('"sso_domains"'));
+    expect(signUp.length).toBeGreaterThan(0);
+    expect(domainQueries(signUp)).toEqual([]);
+    expect(domainQueries(signIn)).toEqual([]);
+  });
 });
 
 describe("a refresh", () => {

@@ -157,6 +157,77 @@ describe("enforced SSO", () => {
     await expectJson(await signUp("someone@elsewhere.example"));
   });
 
+  it("lets the domain's addresses in again once enforcement ends, whichever way it ends", async () => {
+    const signUp = async (local: string) =>
+      request("/api/v1/auth/password/sign-up", {
+        method: "POST",
+        type: "client",
+        body: { email: `${local}@ends.example`, password: "a long password 123" },
+      });
+    const enforce = async (teamId: string, domainId: string, on: boolean) =>
+      expectJson(
+        await request(`/api/v1/teams/${teamId}/sso-domains/${domainId}`, {
+          method: "PATCH",
+          body: { enforce_sso: on },
+        }),
+      );
+    const enforcedClaim = async (teamId: string) => {
+      const domain = await claim(teamId, "ends.example");
+      publish(domain);
+      await expectJson(await verify(teamId, domain.id));
+      await enforce(teamId, domain.id, true);
+      await expectKnownError(await signUp(`refused-${domain.id}`), "SSO_REQUIRED");
+      return domain;
+    };
+    const teamC = (
+      await expectJson<{ id: string }>(
+        await request("/api/v1/teams", { method: "POST", body: { display_name: "Corp C" } }),
+        201,
+      )
+    ).id;
+    // Turned off.
+    const first = await enforcedClaim(teamC);
+    await enforce(teamC, first.id, false);
+    await expectJson(await signUp("after-off"));
+    // The claim deleted.
+    await enforce(teamC, first.id, true);
+    await expectKnownError(await signUp("on-again"), "SSO_REQUIRED");
+    await expectJson(await request(`/api/v1/teams/${teamC}/sso-domains/${first.id}`, { method: "DELETE" }));
+    await expectJson(await signUp("after-delete"));
+    // The team deleted (the claim goes with it, by the database's cascade).
+    await enforcedClaim(teamC);
+    await expectJson(await request(`/api/v1/teams/${teamC}`, { method: "DELETE" }));
+    await expectJson(await signUp("after-team"));
+  });
+
+  it("deletes a project whose team enforces SSO for a domain", async () => {
+    const project = await server.createProject({ displayName: "Doomed" });
+    const own = apiRequest(() => ({ server, keys: project.keys }));
+    const team = await expectJson<{ id: string }>(
+      await own("/api/v1/teams", { method: "POST", body: { display_name: "Doomed team" } }),
+      201,
+    );
+    const domain = await expectJson<Domain>(
+      await own(`/api/v1/teams/${team.id}/sso-domains`, {
+        method: "POST",
+        body: { domain: "doomed.example" },
+      }),
+      201,
+    );
+    publish(domain);
+    await expectJson(
+      await own(`/api/v1/teams/${team.id}/sso-domains/${domain.id}/verify`, { method: "POST", body: {} }),
+    );
+    await expectJson(
+      await own(`/api/v1/teams/${team.id}/sso-domains/${domain.id}`, {
+        method: "PATCH",
+        body: { enforce_sso: true },
+      }),
+    );
+    await server.deps.projects.delete(project.keys.projectId);
+    expect(await server.deps.projectsRepo.find(project.keys.projectId)).toBeUndefined();
+  });
+
   it("enforces nothing for a claim that is not verified", async () => {
     const domain = await claim(teamB, "unproven.example");
     await expectJson(

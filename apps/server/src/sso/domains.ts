@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { TeamsRepo } from "../db/teams-repo.ts";
+import type { Project } from "../services/projects.ts";
 import type { SsoDomainRow, SsoRepo } from "./repo.ts";
 
 const RECORD_PREFIX = "_gatehouse-challenge";
@@ -141,12 +142,13 @@ export function createSsoDomains(deps: SsoDomainsDeps) {
       await deps.repo.deleteDomain(db, (await owned(db, projectId, teamId, id)).id);
     },
 
-    /** SSO_REQUIRED when the address's domain is verified by a team that enforces SSO for it. */
-    async assertSsoNotRequired(db: Db, projectId: string, email: string): Promise<void> {
+    /**
+     * SSO_REQUIRED when the address's domain is verified by a team that enforces SSO for it: the project row's list,
+     * which a trigger keeps (migration 0025), so the request's own read of the project answers without a query.
+     */
+    assertSsoNotRequired(project: Pick<Project, "ssoEnforcedDomains">, email: string): void {
       const domain = email.split("@").pop()?.toLowerCase();
-      if (!domain) return;
-      const claim = await deps.repo.findVerifiedDomain(db, projectId, domain);
-      if (claim?.enforceSso) throw KnownErrors.SSO_REQUIRED({ domain });
+      if (domain && project.ssoEnforcedDomains.includes(domain)) throw KnownErrors.SSO_REQUIRED({ domain });
     },
   };
 }

@@ -10,7 +10,7 @@ export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
 export type SsoDomainRow = typeof ssoDomains.$inferSelect;
 
 export function createSsoRepo() {
-  // Every password sign-in and sign-up asks it (sso/domains.ts assertSsoNotRequired).
+  // SSO sign-in by e-mail and provisioning ask it (sso/flow.ts, provisioning.ts).
   const verifiedDomain = perDatabase((db) =>
     db
       .select()
