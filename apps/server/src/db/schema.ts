@@ -40,10 +40,7 @@ export const projects = pgTable("projects", {
    * sso_domains (migration 0025), whatever changes them (a cascade included), so a password sign-in or sign-up checks
    * the project row its request read instead of sending a query of its own.
    */
-  ssoEnforcedDomains: text("sso_enforced_domains")
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
+  ssoEnforcedDomains: text("sso_enforced_domains").array().notNull().default(sql`'{}'::text[]`),
 });
 
 /**
