@@ -162,6 +162,7 @@ export function createDeps(options: DepsOptions) {
   });
   const activity = createActivityRecorder({ repo: sessionsRepo, logger });
   const outbox = createEmailOutbox({ db, clock });
+  const newDevice = createNewDeviceNotice({ outbox, scope: auditScope, clock });
   const sessions = createSessionService({
     db,
     repo: sessionsRepo,
@@ -174,7 +175,7 @@ export function createDeps(options: DepsOptions) {
     audit,
     rotationKey: Buffer.from(hkdfSync("sha256", options.secret, "gatehouse", "refresh-token-rotation", 32)),
     customClaims: createTokenClaims({ db, projectsRepo, teamsRepo, permissions, projectPermissions }).forUser,
-    newDevice: createNewDeviceNotice({ outbox, scope: auditScope, clock }),
+    newDevice,
   });
   const hasher = options.hasher ?? createPasswordHasher();
   const rateLimitStore = options.rateLimitStore ?? createDatabaseStore(database);
@@ -362,6 +363,7 @@ export function createDeps(options: DepsOptions) {
           logger.warn("breached-password range service unreachable: the shipped list decides", {}, error),
       }),
       audit,
+      currentDeviceHash: newDevice.currentDeviceHash,
     }),
     userUpdates: createUserUpdates({
       db,

@@ -1,17 +1,19 @@
 // User rows with their primary e-mail, which every user view needs: one query reads both. Also the user list of
 // GET /users, paged by keyset so that a page costs the same at any depth.
 import { and, asc, desc, eq, exists, inArray, like, or, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { alias, type SelectedFields } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
 import { insertByColumns } from "./insert-by-columns.ts";
 import { perDatabase } from "./prepared.ts";
-import { contactChannels, sessions, teamMembers, teams, users } from "./schema.ts";
+import { contactChannels, knownDevices, sessions, teamMembers, teams, users } from "./schema.ts";
 import type { TeamRow } from "./teams-repo.ts";
 
 export type UserRow = typeof users.$inferSelect;
 export type ChannelRow = typeof contactChannels.$inferSelect;
 export type PrimaryEmail = Pick<ChannelRow, "value" | "isVerified" | "usedForAuth">;
 export type OAuthProviderRef = { id: string; account_id: string; email: string | null };
+/** Whether a user has any known device, and the one of a sign-in among them (trust/new-device.ts). */
+export type KnownDevice = { any: boolean; same: boolean };
 /** A user with everything its wire object shows: primary e-mail, selected team and linked OAuth accounts. */
 export type UserRecord = UserRow & {
   primaryEmail: PrimaryEmail | null;
@@ -191,10 +193,10 @@ export function userListQuery(db: Db, projectId: string, o: UserListOptions) {
 }
 
 export function createUsersRepo(db: Db) {
-  // Every password sign-in and sign-up runs it.
-  const authChannel = perDatabase((executor) =>
+  /** The auth-enabled channel of an address with its user, and `extra` columns. */
+  const authChannelQuery = <T extends SelectedFields>(executor: Db, extra: T) =>
     executor
-      .select({ channel: contactChannels, ...USER_COLUMNS })
+      .select({ channel: contactChannels, ...USER_COLUMNS, ...extra })
       .from(contactChannels)
       .innerJoin(users, eq(users.id, contactChannels.userId))
       .leftJoin(...USER_JOINS.primary)
@@ -206,8 +208,15 @@ export function createUsersRepo(db: Db) {
           eq(contactChannels.normalized, sql.placeholder("email")),
           eq(contactChannels.usedForAuth, true),
         ),
-      )
-      .prepare("user_by_auth_email"),
+      );
+  const authChannel = perDatabase((executor) => authChannelQuery(executor, {}).prepare("user_by_auth_email"));
+  // Every password sign-in runs it: the user, and what the new-device notice asks of the user's known devices
+  // (trust/new-device.ts), in one statement.
+  const passwordSignInUser = perDatabase((executor) =>
+    authChannelQuery(executor, {
+      deviceAny: sql<boolean>`exists (select 1 from ${knownDevices} k where k.user_id = ${users.id})`,
+      deviceSame: sql<boolean>`exists (select 1 from ${knownDevices} k where k.user_id = ${users.id} and k.device_hash = ${sql.placeholder("deviceHash")})`,
+    }).prepare("user_by_auth_email_with_device"),
   );
   /** A session (found by `match`) with its user and primary e-mail, as one prepared statement. */
   const sessionWithUser = (match: SQL | undefined, name: string) =>
@@ -285,6 +294,20 @@ export function createUsersRepo(db: Db) {
     async findAuthChannel(projectId: string, email: string, executor: Db = db) {
       const [row] = await authChannel(executor).execute({ projectId, email: email.toLowerCase() });
       return row && { channel: row.channel, user: toUserRecord(row) };
+    },
+
+    /** findByAuthEmail, with whether the user has known devices and this one (its hash) among them. */
+    async findForPasswordSignIn(
+      projectId: string,
+      email: string,
+      deviceHash: string,
+    ): Promise<{ user: UserRecord; knownDevice: KnownDevice } | undefined> {
+      const [row] = await passwordSignInUser(db).execute({
+        projectId,
+        email: email.toLowerCase(),
+        deviceHash,
+      });
+      return row && { user: toUserRecord(row), knownDevice: { any: row.deviceAny, same: row.deviceSame } };
     },
 
     /** A user's channel for this address, whether or not it is used for sign-in. */

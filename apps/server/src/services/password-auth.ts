@@ -49,6 +49,8 @@ export function createPasswordAuth(deps: {
   rateLimits: RateLimiter;
   passwordPolicy: PasswordPolicy;
   audit: AuditLog;
+  /** The request's device as the new-device notice stores it (trust/new-device.ts), read with the user. */
+  currentDeviceHash: () => string;
 }) {
   const passwordChanged = (tx: Db, projectId: string, userId: string, how: string) =>
     deps.audit.record(tx, projectId, {
@@ -126,25 +128,31 @@ export function createPasswordAuth(deps: {
       // taken before the hash, so parallel guesses cannot all pass a check made before any of them is counted.
       const emailKey = `${project.id}:${input.email.toLowerCase()}`;
       const slots = await deps.rateLimits.passwordAttempt(emailKey, clientIp);
-      const user = await deps.usersRepo.findByAuthEmail(project.id, input.email);
-      if (!user?.passwordHash) {
+      const found = await deps.usersRepo.findForPasswordSignIn(
+        project.id,
+        input.email,
+        deps.currentDeviceHash(),
+      );
+      if (!found?.user.passwordHash) {
         await deps.hasher.burn(input.password);
         throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
       }
-      const stored = user.passwordHash;
+      const { user, knownDevice } = found;
+      const stored = found.user.passwordHash;
       if (!(await deps.hasher.verify(stored, input.password))) throw KnownErrors.EMAIL_PASSWORD_MISMATCH();
       // Only failures count: the owner's right password does not use up the slots that guard the account.
       await deps.rateLimits.giveBack(slots);
       // Imported hashes (bcrypt, scrypt, PBKDF2, other argon2 parameters) become argon2id now that the password is
       // known to be right (WIRE.md §4.8 [GF]).
       const rehash = deps.hasher.needsRehash(stored) ? await deps.hasher.hash(input.password) : undefined;
+      const signIn = { isNewUser: false, method: "password", knownDevice };
       // A session (or an MFA attempt code) is one insert; only a rehash needs a transaction around two writes.
       const opened = rehash
         ? await inTransaction(deps.db, async (tx) => {
             await deps.usersRepo.replacePasswordHash(tx, user.id, stored, rehash);
-            return deps.mfa.open(tx, user, { isNewUser: false, method: "password" });
+            return deps.mfa.open(tx, user, signIn);
           })
-        : await deps.mfa.open(deps.db, user, { isNewUser: false, method: "password" });
+        : await deps.mfa.open(deps.db, user, signIn);
       return deps.mfa.issue(opened, project);
     },
 

@@ -9,7 +9,7 @@ import { crockfordOf, randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ImpersonatorKind } from "../db/schema.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
-import type { TokenSubject, UserRecord, UsersRepo } from "../db/users-repo.ts";
+import type { KnownDevice, TokenSubject, UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { NewDeviceNotice } from "../trust/new-device.ts";
 import type { ActivityRecorder } from "./activity.ts";
 import { amrOf } from "./amr.ts";
@@ -54,6 +54,8 @@ export type SignInMethod = {
   isNewUser: boolean;
   /** The request's caller acted (a server opening a user's session), rather than the user proving themselves. */
   byCaller?: boolean;
+  /** Whether the user has devices, and this one among them, when the sign-in read it already (trust/new-device.ts). */
+  knownDevice?: KnownDevice;
 };
 
 /** Who a session that ends belonged to, and why it ended, for the audit log. */
@@ -239,7 +241,7 @@ export function createSessionService(deps: {
       await auditOpened(tx, user, sessionId, options);
       // Only the user's own sign-ins: a server opening a session for them, or an impersonation, is not their device.
       if (deps.newDevice && options.signIn && !options.signIn.byCaller && !impersonator) {
-        await deps.newDevice.signedIn(tx, user, options.signIn.isNewUser);
+        await deps.newDevice.signedIn(tx, user, options.signIn);
       }
       return { user, sessionId, refreshToken };
     },

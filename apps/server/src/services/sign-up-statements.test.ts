@@ -174,6 +174,24 @@ describe("minting the access token of a password sign-up or sign-in", () => {
     expect(domainQueries(signUp)).toEqual([]);
     expect(domainQueries(signIn)).toEqual([]);
   });
+
+  it("reads what the new-device notice needs with the sign-in's user, not in a statement of its own", async () => {
+    const email = uniqueEmail();
+    const body = JSON.stringify({ email, password: "a long enough password 1" });
+    const call = (path: string) =>
+      server.request(`/api/v1/auth/password/${path}`, {
+        method: "POST",
+        headers: { ...accessHeaders("client", keys), "content-type": "application/json" },
+        body,
+      });
+    await expectJson(await call("sign-up"));
+    const signIn = await recordStatements(server.deps.database, async () =>
+      expectJson(await call("sign-in")),
+    );
+    const deviceReads = signIn.filter((s) => s.startsWith("select") && s.includes('"known_devices"'));
+    expect(deviceReads).toHaveLength(1);
+    expect(deviceReads[0]).toContain('from "contact_channels"');
+  });
 });
 
 describe("a refresh", () => {

@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
 import { perDatabase } from "../db/prepared.ts";
 import { knownDevices, projects } from "../db/schema.ts";
-import type { UserRecord } from "../db/users-repo.ts";
+import type { KnownDevice, UserRecord } from "../db/users-repo.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
 import { defaultEmailTemplates, type EmailTemplate, renderTemplate } from "../email/templates.ts";
 
@@ -69,18 +69,38 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       .groupBy(knownDevices.userId)
       .prepare("known_device_of_user"),
   );
+  /** The device of the request in scope, as known_devices stores it. */
+  const currentDeviceHash = () => {
+    const { ip, userAgent } = deps.scope.current();
+    const device = deviceOf(userAgent);
+    return sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
+  };
   return {
+    currentDeviceHash,
+
     /**
      * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
      * a user with no device yet (signed up before the notice existed) only record it: their first device is not "new".
      */
-    async signedIn(tx: Db, user: UserRecord, isNewUser: boolean): Promise<void> {
+    async signedIn(
+      tx: Db,
+      user: UserRecord,
+      signIn: { isNewUser: boolean; knownDevice?: KnownDevice },
+    ): Promise<void> {
+      const { isNewUser, knownDevice } = signIn;
       const { ip, userAgent } = deps.scope.current();
       const device = deviceOf(userAgent);
-      const deviceHash = sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
+      const deviceHash = currentDeviceHash();
       // A new user has no device to compare with (an upgraded anonymous one may, but the insert below skips a
-      // device already known and a new user gets no notice either way): one statement fewer in sign-up.
-      const [known] = isNewUser ? [] : await knownOf(tx).execute({ userId: user.id, deviceHash });
+      // device already known and a new user gets no notice either way): one statement fewer in sign-up. A password
+      // sign-in read the answer with its user (users-repo findForPasswordSignIn): one statement fewer there.
+      const [known] = isNewUser
+        ? []
+        : knownDevice
+          ? knownDevice.any
+            ? [knownDevice]
+            : []
+          : await knownOf(tx).execute({ userId: user.id, deviceHash });
       if (known?.same) return;
       const now = deps.clock.now();
       await tx
