@@ -79,7 +79,9 @@ export function createPasswordAuth(deps: {
       // be the sign-up's widest read, for every new user, to spare the rare taken address a rolled-back transaction.
       const email = { value: input.email, verified: false, usedForAuth: true };
       const callbackUrl = input.verification_callback_url;
-      if (callbackUrl) await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`);
+      const sendSlots = callbackUrl
+        ? await deps.rateLimits.hit("email_send", `${project.id}:${input.email.toLowerCase()}`)
+        : undefined;
       const sendVerification = async (tx: Db, userId: string) => {
         if (callbackUrl) {
           await deps.emailVerification.send(
@@ -116,6 +118,8 @@ export function createPasswordAuth(deps: {
         // A taken address, or two sign-ups racing for one: the unique index lets one win; the other gets the known
         // error, and its transaction (team, user, e-mail) is rolled back.
         if (isUniqueViolation(error) && constraintOf(error)?.startsWith("contact_channels_")) {
+          // No e-mail went out: the address's sends are not used up by sign-ups of someone else's address.
+          if (sendSlots) await deps.rateLimits.giveBack(sendSlots);
           throw emailTaken(input.email);
         }
         throw error;

@@ -2,6 +2,7 @@
 // retry-after, counts unknown addresses like known ones, holds under parallel requests, slides rather than resets,
 // and opens again as its window passes; the per-address ceiling slows guessing without locking out the owner.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectKnownError } from "../testing/expect-error.ts";
 import {
   accessHeaders,
   createTestServer,
@@ -180,6 +181,42 @@ describe("the ceiling per address across IPs", () => {
       // The owner, from a fresh IP, with the right password, is in (the old ceiling answered 429 here).
       expect((await attempt("right password", "10.1.0.4")).status).toBe(200);
       expect((await attempt("right password", "10.1.0.4")).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("e-mail sends per address", () => {
+  it("are not used up by sign-ups of an address that already has an account", async () => {
+    const limited = await createTestServer({ rateLimits: { enabled: true, limits: { email_send: 2 } } });
+    try {
+      const { keys: k } = await limited.createProject({
+        config: { domains: [{ domain: "http://localhost:3000", handler_path: "/handler" }] },
+      });
+      const call = (path: string, body: Record<string, unknown>) =>
+        limited.request(`/api/v1/auth/password/${path}`, {
+          method: "POST",
+          headers: { ...accessHeaders("client", k), "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const callback = "http://localhost:3000/handler/email-verification";
+      const signUp = {
+        email: "owner@example.com",
+        password: "a long password 123",
+        verification_callback_url: callback,
+      };
+      expect((await call("sign-up", signUp)).status).toBe(200);
+      // Someone else signs up with the owner's address again and again: refused each time, nothing sent.
+      for (let i = 0; i < 3; i++)
+        await expectKnownError(await call("sign-up", signUp), "USER_EMAIL_ALREADY_EXISTS");
+      // The owner's one send left (two, one used by the verification e-mail) still works.
+      const reset = {
+        email: "owner@example.com",
+        callback_url: "http://localhost:3000/handler/password-reset",
+      };
+      expect((await call("send-reset-code", reset)).status).toBe(200);
+      await expectLimited(await call("send-reset-code", reset));
     } finally {
       await limited.close();
     }
