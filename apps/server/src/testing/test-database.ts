@@ -13,8 +13,13 @@ export type TestDbTemplate =
 declare module "vitest" {
   export interface ProvidedContext {
     testDbTemplate: TestDbTemplate;
+    /** A folder that lives as long as the test run (global-setup.ts): builds shared by its files go there. */
+    testRunFolder: string;
   }
 }
+
+/** Where the global setup keeps the run's folder between the projects' setups. */
+export const RUN_FOLDER_ENV = "GATEHOUSE_TEST_RUN_FOLDER";
 
 /** The same server URL with another database name. */
 export function withDatabase(url: string, name: string): string {
