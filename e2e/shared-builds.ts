@@ -1,7 +1,8 @@
-// Builds that every browser suite of a run can share, made once per run instead of once per file: a `vite build` of
-// the dashboard or the demo app cost each file several seconds of CPU, and the two workers built the same bundle up to
-// eighteen times a run. The first file that asks builds into the run's folder (global-setup.ts); the others, in either
-// worker, wait for it. A file run alone builds what it needs itself. Nothing writes into a shared build.
+// What the suites of a run can share, made once per run instead of once per file: the `vite build`s of the dashboard
+// and the demo app (the two workers built the same bundles up to eighteen times a run), and the PGlite data directory
+// seeded from the template that server processes start from (each copies it). The first file that asks builds into
+// the run's folder (global-setup.ts); the others, in either worker, wait for it. A file run alone builds what it
+// needs itself. Nothing writes into a shared build.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
