@@ -38,18 +38,45 @@ export async function adminQuery(adminUrl: string, text: string): Promise<void> 
   }
 }
 
+/**
+ * The dump as PGlite reads it, which is only through `arrayBuffer()`: Node's own Blob copies its bytes out in chunks
+ * and joins them on every call, 0.3 to 0.4 s of CPU per open of the 43 MB dump (a third of the open); this one hands
+ * out the file's bytes as read once. PGlite copies each file out of them and never writes to them.
+ */
+class DumpBlob extends Blob {
+  readonly #bytes: ArrayBuffer;
+
+  constructor(bytes: ArrayBuffer) {
+    super([], { type: "application/x-tar" });
+    this.#bytes = bytes;
+  }
+
+  override get size(): number {
+    return this.#bytes.byteLength;
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes);
+  }
+}
+
+async function readDump(dumpFile: string): Promise<Blob> {
+  const file = await readFile(dumpFile);
+  return new DumpBlob(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength));
+}
+
 let dump: Blob | undefined;
 
 /** Writes a copy of the migrated template into a PGlite data directory that a server process then opens. */
 export async function seedPgliteDataDir(dataDir: string, dumpFile: string): Promise<void> {
-  const database = await openPglite({ dataDir, dump: new Blob([await readFile(dumpFile)]) });
+  const database = await openPglite({ dataDir, dump: await readDump(dumpFile) });
   await database.close();
 }
 
 export async function openTestDatabase(): Promise<Database> {
   const template = inject("testDbTemplate");
   if (template.kind === "pglite") {
-    dump ??= new Blob([await readFile(template.dumpFile)]);
+    dump ??= await readDump(template.dumpFile);
     return openPglite({ dump });
   }
   const name = `gatehouse_test_${randomBytes(6).toString("hex")}`;
