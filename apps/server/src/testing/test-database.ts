@@ -51,10 +51,6 @@ class DumpBlob extends Blob {
     this.#bytes = bytes;
   }
 
-  override get size(): number {
-    return this.#bytes.byteLength;
-  }
-
   override arrayBuffer(): Promise<ArrayBuffer> {
     return Promise.resolve(this.#bytes);
   }
