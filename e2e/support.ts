@@ -1,9 +1,11 @@
 // What the e2e suites that drive a running server process share: the process on a database of its own, `call`, one request that must answer
 // the status the test expects, and a project made the way the dashboard makes one, through an operator account in
 // the internal project (admin/administration.test.ts, browser/passkeys.test.ts).
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { promisify } from "node:util";
 import {
   freePort,
   type RunningServer,
@@ -12,6 +14,7 @@ import {
 } from "@gatehouse/server/testing/server-process";
 import { adminQuery, seedPgliteDataDir, withDatabase } from "@gatehouse/server/testing/test-database";
 import { expect, inject } from "vitest";
+import { sharedBuild } from "./shared-builds.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -121,7 +124,12 @@ export async function startIsolatedServer(
     await adminQuery(template.adminUrl, `create database ${databaseName} template ${template.templateName}`);
     fullEnv.DATABASE_URL = withDatabase(template.adminUrl, databaseName);
   } else {
-    await seedPgliteDataDir(join(dataDir, "data"), template.dumpFile);
+    // A copy of a data directory seeded from the dump once per run: seeding each server's (opening PGlite on it, loading
+    // the dump, closing) cost 1.7 to 3.3 s of CPU; `cp` of the seeded one costs 0.07 s, and gives the same files.
+    const seeded = await sharedBuild(`pglite-data-${basename(template.dumpFile)}`, (dir) =>
+      seedPgliteDataDir(dir, template.dumpFile),
+    );
+    await promisify(execFile)("cp", ["-R", "-p", seeded, join(dataDir, "data")]);
   }
   const server = await startServer(fullEnv, startTimeoutMs, script);
   return {

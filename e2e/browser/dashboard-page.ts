@@ -1,48 +1,29 @@
 // What the dashboard's browser suites share: the server process serving a fresh build of the dashboard, the sign-in
 // on the dashboard's handler page, how far the page is wider than the window, and the computed style of an element.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { buildDashboard } from "../../apps/dashboard/build.ts";
+import { sharedBuild } from "../shared-builds.ts";
 import { startIsolatedServer } from "../support.ts";
 
 /**
- * The server process (`name`, with `env`) serving a fresh build of the dashboard from a temporary folder, its per-IP
- * limits out of the way of a browser's many requests; `stop` ends it and deletes the build.
+ * The server process (`name`, with `env`) serving the run's build of the dashboard, its per-IP limits out of the way
+ * of a browser's many requests; `stop` ends it.
  */
 export async function startDashboardServer(name: string, env: Record<string, string> = {}) {
-  const { dist, removeBuild } = await dashboardBuild();
-  try {
-    const gatehouse = await startIsolatedServer(name, {
-      GATEHOUSE_DASHBOARD_DIR: dist,
-      GATEHOUSE_RATE_LIMIT_IP: "100000",
-      ...env,
-    });
-    return {
-      server: gatehouse.server,
-      async stop() {
-        await gatehouse.stop();
-        await removeBuild();
-      },
-    };
-  } catch (error) {
-    await removeBuild();
-    throw error;
-  }
+  const gatehouse = await startIsolatedServer(name, {
+    GATEHOUSE_DASHBOARD_DIR: await dashboardBuild(),
+    GATEHOUSE_RATE_LIMIT_IP: "100000",
+    ...env,
+  });
+  return { server: gatehouse.server, stop: gatehouse.stop };
 }
 
-/** A fresh build of the dashboard in a temporary folder (for GATEHOUSE_DASHBOARD_DIR); `removeBuild` deletes it. */
-export async function dashboardBuild() {
-  const dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
-  const removeBuild = () => rm(dist, { recursive: true, force: true });
-  try {
-    await buildDashboard(dist);
-  } catch (error) {
-    await removeBuild();
-    throw error;
-  }
-  return { dist, removeBuild };
+/**
+ * The folder of a build of the dashboard from its current sources (for GATEHOUSE_DASHBOARD_DIR), made once per test
+ * run (e2e/shared-builds.ts) and only read by the servers that serve it.
+ */
+export function dashboardBuild(): Promise<string> {
+  return sharedBuild("dashboard", buildDashboard);
 }
 
 /** Signs in on the dashboard's sign-in page, where `page` has just been sent. */

@@ -12,9 +12,10 @@ import { StackServerApp } from "@gatehouse/sdk";
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningDemo, startDemo } from "../../apps/demo/serve.ts";
+import type { RunningDemo } from "../../apps/demo/serve.ts";
 import { expectAccessible as expectAccessibleAxe } from "./axe.ts";
 import { pageOverflow, signInThere, startDashboardServer, styleOf } from "./dashboard-page.ts";
+import { startDemo } from "./demo-build.ts";
 import { continueAfterSignUp, launchChromium, screenshotter } from "./harness.ts";
 
 let gatehouse: Awaited<ReturnType<typeof startDashboardServer>>;

@@ -3,8 +3,8 @@
 // loopback, Chromium, and the project's development inbox read the way a person reads their mail.
 import type { RunningServer } from "@gatehouse/server/testing/server-process";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startDemo } from "../../apps/demo/serve.ts";
 import { apiCaller, type Json, operatorProject, startIsolatedServer } from "../support.ts";
+import { startDemo } from "./demo-build.ts";
 import { launchChromium, screenshotter } from "./harness.ts";
 
 /** The demo project's settings: what `npm start`'s demo project has (apps/server/src/services/seed.ts). */

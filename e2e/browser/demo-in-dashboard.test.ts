@@ -2,19 +2,15 @@
 // dashboard and finds the demo project there, opens it, sees that user, reads their verification e-mail in the
 // outbox and the link in it verifies the address, and adds a local webhook URL: no API call and no server log on the
 // way. Screenshots go to test-output/demo-in-dashboard/.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard } from "../../apps/dashboard/build.ts";
 import { startNpmStart } from "../npm-start.ts";
 import { severeViolations } from "./axe.ts";
+import { dashboardBuild } from "./dashboard-page.ts";
 import { continueAfterSignUp, launchChromium, screenshotter } from "./harness.ts";
 
 const NEWCOMER = "newcomer@example.com";
 
-let dist: string;
 let started: Awaited<ReturnType<typeof startNpmStart>>;
 let browser: Browser;
 let screenshot: Awaited<ReturnType<typeof screenshotter>>;
@@ -22,9 +18,7 @@ let newcomer: Page;
 let operator: Page;
 
 beforeAll(async () => {
-  dist = await mkdtemp(join(tmpdir(), "gatehouse-dashboard-"));
-  await buildDashboard(dist);
-  started = await startNpmStart("demo-in-dashboard", dist);
+  started = await startNpmStart("demo-in-dashboard", await dashboardBuild());
   browser = await launchChromium();
   screenshot = await screenshotter("demo-in-dashboard");
   const page = async () => {
@@ -39,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await started?.stop();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 async function openSection(name: string) {

@@ -11,14 +11,12 @@ import { type DemoSetup, startDemoSetup } from "./demo-app.ts";
 const USER = { email: "dana@example.com", password: "dana's password", name: "Dana Demo" };
 const BANNED_TEXT = "This account has been suspended by the site's administrator, so it cannot sign in.";
 
-let build: Awaited<ReturnType<typeof dashboardBuild>> | undefined;
 let setup: DemoSetup;
 let operator: Page;
 let userId: string;
 
 beforeAll(async () => {
-  build = await dashboardBuild();
-  setup = await startDemoSetup("impersonation", { GATEHOUSE_DASHBOARD_DIR: build.dist });
+  setup = await startDemoSetup("impersonation", { GATEHOUSE_DASHBOARD_DIR: await dashboardBuild() });
   userId = await setup.demoAppWithUser(USER);
   ({ page: operator } = await setup.open({ width: 1280 }));
   await operator.goto(`${setup.server.baseUrl}/dashboard/projects/${setup.projectId}/users/${userId}`);
@@ -28,7 +26,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await setup?.stop();
-  await build?.removeBuild();
 });
 
 const access = () => operator.getByRole("region", { name: "Access" });

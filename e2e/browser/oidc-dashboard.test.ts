@@ -23,7 +23,6 @@ const LOGO = Buffer.from(
   "base64",
 );
 
-let build: Awaited<ReturnType<typeof dashboardBuild>> | undefined;
 let setup: DemoSetup;
 let wiki: Server;
 let wikiBase: string;
@@ -37,8 +36,7 @@ let reached: (url: URL) => void = () => {};
 const registered: Record<string, { id: string; secret: string }> = {};
 
 beforeAll(async () => {
-  build = await dashboardBuild();
-  setup = await startDemoSetup("oidc-dashboard", { GATEHOUSE_DASHBOARD_DIR: build.dist });
+  setup = await startDemoSetup("oidc-dashboard", { GATEHOUSE_DASHBOARD_DIR: await dashboardBuild() });
   issuer = `${setup.server.baseUrl}/api/v1/projects/${setup.projectId}/oidc`;
   userId = await setup.demoAppWithUser(USER);
   // The wiki: a loopback server of the test's own with the callback (handing the address reached to the test) and
@@ -69,7 +67,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await setup?.stop();
   await new Promise((resolve) => wiki?.close(resolve));
-  await build?.removeBuild();
 });
 
 /** The next address the browser reaches at the wiki's callback. */

@@ -33,7 +33,7 @@ const PASSWORD_USER = { email: "linus@saml.example.com", password: "linus's pass
 let dns: DnsTxtServer;
 let idp: SamlIdp;
 let provider: OidcProvider | undefined;
-let build: Awaited<ReturnType<typeof dashboardBuild>>;
+let dashboardDir: string;
 let setup: DemoSetup;
 let server: RunningServer;
 let page: Page;
@@ -45,9 +45,9 @@ let user: Page;
 const shoot = (on: Page, label: string) => setup.screenshot(on, label);
 
 beforeAll(async () => {
-  [dns, idp, build] = await Promise.all([startDnsTxtServer(), startSamlIdp(), dashboardBuild()]);
+  [dns, idp, dashboardDir] = await Promise.all([startDnsTxtServer(), startSamlIdp(), dashboardBuild()]);
   setup = await startDemoSetup("sso-dashboard", {
-    GATEHOUSE_DASHBOARD_DIR: build.dist,
+    GATEHOUSE_DASHBOARD_DIR: dashboardDir,
     GATEHOUSE_SSO_DNS_SERVERS: dns.address,
     // The identity provider runs on loopback, which the server refuses to call by default.
     GATEHOUSE_SSO_ALLOW_PRIVATE_URLS: "true",
@@ -76,7 +76,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await setup?.stop();
-  await build?.removeBuild();
   await idp?.stop();
   await provider?.stop();
   dns?.close();
