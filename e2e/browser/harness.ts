@@ -8,62 +8,14 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/**
- * One Chromium per test worker: the browser suites share their worker's module registry (isolate: false), so this
- * outlives a file and the next file's launch is saved (about a second of CPU each, twenty files a run). Playwright
- * ends it when the worker exits. Files never share a context: each has its own cookies, storage and cache.
- */
-let running: Promise<Browser> | undefined;
-
-async function sharedChromium(): Promise<Browser> {
-  const browser = await running?.catch(() => undefined);
-  if (browser?.isConnected()) return browser;
-  running = chromium.launch({ executablePath: CHROMIUM });
-  running.catch(() => (running = undefined));
-  return running;
-}
-
-/**
- * Chromium, or a failure that says how to get it: browser tests fail rather than skip without a browser. What a file
- * gets is the worker's browser seen through the contexts it opens: its `close()` closes those contexts (and their
- * pages), as closing a browser of its own did, and leaves the browser to the next file.
- */
+/** Chromium, or a failure that says how to get it: browser tests fail rather than skip without a browser. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: browser tests need it (apt-get install chromium, or set CHROMIUM_PATH).`,
     );
   }
-  const browser = await sharedChromium();
-  const opened = new Set<BrowserContext>();
-  const track = (context: BrowserContext) => {
-    opened.add(context);
-    context.once("close", () => opened.delete(context));
-    return context;
-  };
-  return new Proxy(browser, {
-    get(target, property) {
-      if (property === "newContext") {
-        return async (...args: Parameters<Browser["newContext"]>) => track(await target.newContext(...args));
-      }
-      if (property === "newPage") {
-        // Browser.newPage makes a context of its own, which closes with its page.
-        return async (...args: Parameters<Browser["newPage"]>) => {
-          const page = await target.newPage(...args);
-          track(page.context());
-          return page;
-        };
-      }
-      if (property === "contexts") return () => [...opened];
-      if (property === "close") {
-        return async () => {
-          await Promise.all([...opened].map((context) => context.close()));
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return chromium.launch({ executablePath: CHROMIUM });
 }
 
 /** `test-output/<name>/`, created empty: where a suite saves its screenshots (none left from an earlier run). */
