@@ -16,21 +16,37 @@ export type RunningDemo = {
 };
 
 export async function startDemo({ port, ...settings }: StartDemoOptions): Promise<RunningDemo> {
-  const config = demoConfig(settings);
   // A build per call: the settings are baked into the bundle, and concurrent demos must not share a folder.
+  return serveDemo(port, settings, (outDir) => buildDemo(outDir, settings));
+}
+
+/** A build of the demo for `settings` into `outDir`. */
+export function buildDemo(outDir: string, settings: DemoSettings): Promise<void> {
+  return viteBuild({
+    root: demoRoot,
+    outDir,
+    env: {
+      GATEHOUSE_URL: settings.gatehouseUrl,
+      GATEHOUSE_PROJECT_ID: settings.projectId,
+      GATEHOUSE_PUBLISHABLE_CLIENT_KEY: settings.publishableClientKey ?? "",
+    },
+  });
+}
+
+/**
+ * Serves a demo build for these settings at `port`: `fill` writes the build into a fresh folder, which closing the
+ * demo removes (the tests fill it with a copy of their run's shared build, e2e/browser/demo-build.ts).
+ */
+export async function serveDemo(
+  port: number,
+  settings: DemoSettings,
+  fill: (outDir: string) => Promise<void>,
+): Promise<RunningDemo> {
   const outDir = await mkdtemp(join(tmpdir(), "gatehouse-demo-"));
   try {
-    await viteBuild({
-      root: demoRoot,
-      outDir,
-      env: {
-        GATEHOUSE_URL: settings.gatehouseUrl,
-        GATEHOUSE_PROJECT_ID: settings.projectId,
-        GATEHOUSE_PUBLISHABLE_CLIENT_KEY: settings.publishableClientKey ?? "",
-      },
-    });
+    await fill(outDir);
     const server = await preview({
-      ...config,
+      ...demoConfig(settings),
       logLevel: "error",
       build: { outDir },
       preview: { port, strictPort: true, host: "localhost" },

@@ -3,13 +3,9 @@
 // cost each browser suite a `vite build`. The shared build bakes in placeholders instead; each copy swaps them for the
 // suite's own values: the copy holds the bundle a build for those values gives, byte for byte, under the file names of
 // the placeholders' build (compared when this was written; a placeholder missing from the bundle fails the copy).
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { preview } from "vite";
-import type { RunningDemo } from "../../apps/demo/serve.ts";
-import { type DemoSettings, demoConfig, demoRoot } from "../../apps/demo/vite.config.ts";
-import { viteBuild } from "../../scripts/vite-build.ts";
+import { buildDemo, type RunningDemo, serveDemo } from "../../apps/demo/serve.ts";
 import { sharedBuild } from "../shared-builds.ts";
 
 /** What the shared build holds in place of the settings: strings that occur nowhere else in the bundle. */
@@ -17,19 +13,6 @@ const PLACEHOLDERS = {
   gatehouseUrl: "http://gatehouse-url.placeholder.invalid",
   projectId: "gatehouse-project-id-placeholder",
 };
-
-/** A build of the demo for `settings` into `outDir`, as apps/demo/serve.ts makes it. */
-export function buildDemo(outDir: string, settings: DemoSettings): Promise<void> {
-  return viteBuild({
-    root: demoRoot,
-    outDir,
-    env: {
-      GATEHOUSE_URL: settings.gatehouseUrl,
-      GATEHOUSE_PROJECT_ID: settings.projectId,
-      GATEHOUSE_PUBLISHABLE_CLIENT_KEY: settings.publishableClientKey ?? "",
-    },
-  });
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -74,25 +57,5 @@ export async function startDemo({
   gatehouseUrl: string;
   projectId: string;
 }): Promise<RunningDemo> {
-  const outDir = await mkdtemp(join(tmpdir(), "gatehouse-demo-"));
-  try {
-    await copyDemoBuild(outDir, settings);
-    const server = await preview({
-      ...demoConfig(settings),
-      logLevel: "error",
-      build: { outDir },
-      preview: { port, strictPort: true, host: "localhost" },
-    });
-    const url = (server.resolvedUrls?.local[0] ?? `http://localhost:${port}/`).replace(/\/+$/, "");
-    return {
-      url,
-      close: async () => {
-        await server.close();
-        await rm(outDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await rm(outDir, { recursive: true, force: true });
-    throw error;
-  }
+  return serveDemo(port, settings, (outDir) => copyDemoBuild(outDir, settings));
 }
