@@ -69,14 +69,18 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       .groupBy(knownDevices.userId)
       .prepare("known_device_of_user"),
   );
-  /** The device of the request in scope, as known_devices stores it. */
-  const currentDeviceHash = () => {
+  /** The device of the request in scope, and its hash as known_devices stores it. */
+  const currentDevice = () => {
     const { ip, userAgent } = deps.scope.current();
     const device = deviceOf(userAgent);
-    return sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`);
+    return { ip, device, hash: sha256Hex(`${device.browser}\n${device.os}\n${networkOf(ip)}`) };
+  };
+  const knownOfUser = async (tx: Db, userId: string, deviceHash: string): Promise<KnownDevice> => {
+    const [row] = await knownOf(tx).execute({ userId, deviceHash });
+    return { any: row !== undefined, same: row?.same === true };
   };
   return {
-    currentDeviceHash,
+    currentDeviceHash: () => currentDevice().hash,
 
     /**
      * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
@@ -87,20 +91,14 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
       user: UserRecord,
       signIn: { isNewUser: boolean; knownDevice?: KnownDevice },
     ): Promise<void> {
-      const { isNewUser, knownDevice } = signIn;
-      const { ip, userAgent } = deps.scope.current();
-      const device = deviceOf(userAgent);
-      const deviceHash = currentDeviceHash();
+      const { isNewUser } = signIn;
+      const { ip, device, hash: deviceHash } = currentDevice();
       // A new user has no device to compare with (an upgraded anonymous one may, but the insert below skips a
       // device already known and a new user gets no notice either way): one statement fewer in sign-up. A password
       // sign-in read the answer with its user (users-repo findForPasswordSignIn): one statement fewer there.
-      const [known] = isNewUser
-        ? []
-        : knownDevice
-          ? knownDevice.any
-            ? [knownDevice]
-            : []
-          : await knownOf(tx).execute({ userId: user.id, deviceHash });
+      const known = isNewUser
+        ? undefined
+        : (signIn.knownDevice ?? (await knownOfUser(tx, user.id, deviceHash)));
       if (known?.same) return;
       const now = deps.clock.now();
       await tx
@@ -108,7 +106,7 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
         .values({ userId: user.id, deviceHash, createdAt: now })
         .onConflictDoNothing();
       const to = user.primaryEmail?.value;
-      if (isNewUser || !known || !to) return;
+      if (isNewUser || !known?.any || !to) return;
       const [project] = await tx
         .select({ displayName: projects.displayName, config: projects.config })
         .from(projects)
