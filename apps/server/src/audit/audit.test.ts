@@ -111,6 +111,26 @@ describe("sign-up and sign-in", () => {
     );
     expect(failed.map((e) => e.details.reason)).toEqual(["RESTRICTED_USER_NOT_ALLOWED"]);
   });
+
+  it("writes no sign-in entry when a ban lands between the password check and the session's insert", async () => {
+    const user = await signUp();
+    const record = await server.deps.usersRepo.find(keys.projectId, user.id);
+    if (!record) throw new Error("the user was just signed up");
+    const ban = await server.request(`/api/v1/users/${user.id}`, {
+      method: "PATCH",
+      headers: { ...accessHeaders("server", keys), "content-type": "application/json" },
+      body: JSON.stringify({ restricted_by_admin: true }),
+    });
+    await expectJson(ban);
+    // The user as the sign-in read it before the ban: only the insert's own check can refuse it now.
+    const signIn = { method: "password", isNewUser: false };
+    await expect(
+      server.deps.sessions.open(server.deps.database.db, record, { signIn }),
+    ).rejects.toMatchObject({
+      code: "RESTRICTED_USER_NOT_ALLOWED",
+    });
+    expect(await entriesFor(user.id, "sign_in.succeeded")).toHaveLength(0);
+  });
 });
 
 describe("actions by project keys", () => {

@@ -2,10 +2,11 @@
 // rolls back leaves none; the actor, IP, user agent and request id come from the request's scope (scope.ts).
 import { randomUUID } from "node:crypto";
 import { type AuditEntry, type AuditEventType, isKnownError } from "@gatehouse/contract";
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, projects, webhookEvents } from "../db/schema.ts";
+import { typedRow } from "../db/typed-row.ts";
 import type { Logger } from "../logger.ts";
 import { createPoller } from "../poller.ts";
 import { isTextError } from "../text-error.ts";
@@ -114,38 +115,69 @@ export function createAuditLog(deps: AuditLogOptions) {
       .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
       .limit(limit);
 
+  /** The entries' rows: who acted, from where and when, from the request's scope unless a record names its actor. */
+  const rowsOf = (projectId: string, records: AuditRecord[]): Row[] => {
+    const scope = deps.scope.current();
+    const createdAt = deps.clock.now();
+    return records.map((r) => ({
+      id: randomUUID(),
+      projectId,
+      type: r.type,
+      actorType: (r.actor ?? scope.actor).type,
+      actorId: (r.actor ?? scope.actor).id,
+      targetType: r.target?.type ?? null,
+      targetId: r.target?.id ?? null,
+      ip: scope.ip,
+      userAgent: scope.userAgent,
+      requestId: scope.requestId,
+      details: cleanDetails(r.details),
+      createdAt,
+    }));
+  };
+
+  /**
+   * The insert of the entries' opt-in webhook events, which writes them only when the project's
+   * `audit_log_webhooks` is on (and, with `onlyIf`, only when that common table expression has a row).
+   */
+  const webhookEventsOf = (projectId: string, rows: Row[], onlyIf?: SQL) => {
+    const events = rows.map(
+      (row, n) => sql`(${randomUUID()}, ${JSON.stringify(auditEntryItem(row))}, ${n}::int)`,
+    );
+    const createdAt = rows[0]?.createdAt;
+    return sql`insert into ${webhookEvents} (id, project_id, type, data, created_at)
+      select e.id::uuid, ${projectId}, 'audit_log.entry_created', e.data::jsonb, ${createdAt}
+      from (values ${sql.join(events, sql`, `)}) as e(id, data, n)
+      join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'
+      ${onlyIf ? sql`where exists (select 1 from ${onlyIf})` : sql``}
+      order by e.n`;
+  };
+
   const log = {
     /** Records entries in the caller's transaction: they exist exactly when the change landed. */
     async record(tx: Db, projectId: string, ...records: AuditRecord[]): Promise<void> {
       if (records.length === 0) return;
-      const scope = deps.scope.current();
-      const createdAt = deps.clock.now();
-      const rows = records.map((r) => ({
-        id: randomUUID(),
-        projectId,
-        type: r.type,
-        actorType: (r.actor ?? scope.actor).type,
-        actorId: (r.actor ?? scope.actor).id,
-        targetType: r.target?.type ?? null,
-        targetId: r.target?.id ?? null,
-        ip: scope.ip,
-        userAgent: scope.userAgent,
-        requestId: scope.requestId,
-        details: cleanDetails(r.details),
-        createdAt,
-      }));
+      const rows = rowsOf(projectId, records);
       // One statement: the entries, and (in the same statement, a data-modifying WITH runs whether or not it is
-      // read) their opt-in webhook events, written only when the project's `audit_log_webhooks` is on.
-      const events = rows.map(
-        (row, n) => sql`(${randomUUID()}, ${JSON.stringify(auditEntryItem(row))}, ${n}::int)`,
-      );
+      // read) their opt-in webhook events.
       await tx.execute(sql`
         with entries as ${tx.insert(auditLog).values(rows)}
-        insert into ${webhookEvents} (id, project_id, type, data, created_at)
-        select e.id::uuid, ${projectId}, 'audit_log.entry_created', e.data::jsonb, ${createdAt}
-        from (values ${sql.join(events, sql`, `)}) as e(id, data, n)
-        join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'
-        order by e.n`);
+        ${webhookEventsOf(projectId, rows)}`);
+    },
+
+    /**
+     * The same entry as `record`, written by the statement that makes the change (sessions-repo's
+     * `insertUnlessBanned`): common table expressions to follow the one named `made`, written only when it has a
+     * row, so a change that was refused leaves no entry.
+     */
+    alongside(projectId: string, record: AuditRecord): (made: SQL) => SQL {
+      const [row] = rowsOf(projectId, [record]) as [Row];
+      return (made) => {
+        const values = typedRow(auditLog, (key, column) =>
+          sql.param(column.mapToDriverValue(row[key as keyof Row])),
+        ) as unknown as Record<keyof Row, typeof auditLog.id>;
+        const entry = deps.db.insert(auditLog).select((qb) => qb.select(values).from(made));
+        return sql`, audit_entry as ${entry}, audit_events as (${webhookEventsOf(projectId, [row], made)})`;
+      };
     },
 
     /**

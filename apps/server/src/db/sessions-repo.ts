@@ -1,56 +1,69 @@
 // Session rows. Refresh tokens are looked up by their SHA-256 hash.
-import { and, desc, eq, getTableColumns, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { endOpSessions } from "./oidc-sessions.ts";
 import { perDatabase } from "./prepared.ts";
 import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
+import { typedRow } from "./typed-row.ts";
 import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 /** A new session with every column given. */
 export type NewSession = Required<typeof sessions.$inferInsert>;
+/**
+ * Common table expressions that join a session's insert (`, name as (…)…`), given the name of the one that inserts
+ * it: a row there means the session was made.
+ */
+export type Alongside = (opened: SQL) => SQL;
 const sessionColumns = getTableColumns(sessions);
 
 /** `now` dates the back-channel logout notices of OP sessions that end with a session (the real clock if none). */
 export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
-  // Every sign-in runs it: built once (per transaction inside one), with every column a typed placeholder in table
-  // order (drizzle checks the order) and the user's id from the locked row.
-  const insertUnlessBanned = perDatabase((tx) => {
-    const selection = Object.fromEntries(
-      Object.entries(sessionColumns).map(([key, column]) => [
-        key,
-        key === "userId"
-          ? users.id
-          : sql`${sql.placeholder(key)}::${sql.raw(column.getSQLType())}`.as(column.name),
-      ]),
-    ) as unknown as Record<keyof NewSession, typeof users.id>;
-    return tx
+  // A session inserted from its user's row, read FOR SHARE: every column a value cast to its type, and the user's id
+  // from the locked row.
+  const unlessBanned = (tx: Db, valueFor: (key: string) => unknown) =>
+    tx
       .insert(sessions)
       .select((qb) =>
         qb
-          .select(selection)
+          .select(
+            typedRow(sessions, (key) => (key === "userId" ? users.id : valueFor(key))) as unknown as Record<
+              keyof NewSession,
+              typeof users.id
+            >,
+          )
           .from(users)
-          .where(and(eq(users.id, sql.placeholder("userId")), eq(users.restrictedByAdmin, false)))
+          .where(and(eq(users.id, sql`${valueFor("userId")}`), eq(users.restrictedByAdmin, false)))
           .for("share"),
       )
-      .returning({ id: sessions.id })
-      .prepare("session_insert_unless_banned");
-  });
+      .returning({ id: sessions.id });
+  // Every sign-in runs it: built once per handle (per transaction inside one), with placeholders.
+  const prepared = perDatabase((tx) =>
+    unlessBanned(tx, (key) => sql.placeholder(key)).prepare("session_insert_unless_banned"),
+  );
   return {
     /**
      * Inserts the session only while its user exists and is not restricted by an administrator (banned); false
      * when it did not. One statement, so it needs no transaction around it: the user row is read FOR SHARE, which
      * waits for a ban under way (users-repo lockUser) and then sees it, while a ban that starts after this takes
-     * its turn and ends the session it finds.
+     * its turn and ends the session it finds. `alongside`: what else the same statement writes when the session
+     * was inserted (its audit entry), saving a round trip and a commit on every sign-in.
      */
-    async insertUnlessBanned(tx: Db, row: NewSession): Promise<boolean> {
-      const values = Object.fromEntries(
+    async insertUnlessBanned(tx: Db, row: NewSession, alongside?: Alongside): Promise<boolean> {
+      const values: Record<string, unknown> = Object.fromEntries(
         Object.entries(sessionColumns).map(([key, column]) => [
           key,
           column.mapToDriverValue(row[key as keyof NewSession]),
         ]),
       );
-      return (await insertUnlessBanned(tx).execute(values)).length > 0;
+      if (!alongside) return (await prepared(tx).execute(values)).length > 0;
+      // One parameter each (drizzle would spread the `amr` array into a list).
+      const insert = unlessBanned(tx, (key) => sql.param(values[key]));
+      const opened = sql.raw("opened");
+      const result = await tx.execute(
+        sql`with ${opened} as ${insert} ${alongside(opened)} select 1 from ${opened}`,
+      );
+      return (result as unknown as { rows: unknown[] }).rows.length > 0;
     },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
       // Ids from requests are any text; one that is not a UUID names no session and must not reach the uuid column.

@@ -2,7 +2,7 @@
 // JWTs minted from a session with exactly the claims of §3.1.
 import { createHmac, randomUUID } from "node:crypto";
 import { KnownErrors } from "@gatehouse/contract";
-import type { AuditLog } from "../audit/log.ts";
+import type { AuditLog, AuditRecord } from "../audit/log.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
 import { crockfordOf, randomCrockford } from "../crypto/random.ts";
@@ -174,15 +174,14 @@ export function createSessionService(deps: {
   }
 
   /** The audit entry of a new session: a sign-up, a sign-in, or an impersonation (who, as whom). */
-  async function auditOpened(
-    tx: Db,
+  function openedRecord(
     user: UserRecord,
     sessionId: string,
     options: { impersonator?: Impersonator; signIn?: SignInMethod },
-  ) {
+  ): AuditRecord | undefined {
     const target = { type: "user", id: user.id };
     if (options.impersonator) {
-      await deps.audit.record(tx, user.projectId, {
+      return {
         type: "impersonation.started",
         target,
         details: {
@@ -190,17 +189,17 @@ export function createSessionService(deps: {
           impersonator_kind: options.impersonator.kind,
           impersonator_user_id: options.impersonator.userId ?? null,
         },
-      });
-    } else if (options.signIn) {
-      const { method, isNewUser, byCaller } = options.signIn;
-      await deps.audit.record(tx, user.projectId, {
-        type: isNewUser ? "sign_up" : "sign_in.succeeded",
-        target,
-        // The session belongs to the user who just proved who they are, whoever the request's caller was.
-        ...(byCaller ? {} : { actor: { type: "user" as const, id: user.id } }),
-        details: { method, session_id: sessionId },
-      });
+      };
     }
+    if (!options.signIn) return undefined;
+    const { method, isNewUser, byCaller } = options.signIn;
+    return {
+      type: isNewUser ? "sign_up" : "sign_in.succeeded",
+      target,
+      // The session belongs to the user who just proved who they are, whoever the request's caller was.
+      ...(byCaller ? {} : { actor: { type: "user" as const, id: user.id } }),
+      details: { method, session_id: sessionId },
+    };
   }
 
   return {
@@ -219,26 +218,31 @@ export function createSessionService(deps: {
       const refreshToken = randomCrockford(45);
       const now = clock.now();
       const { impersonator } = options;
-      const opened = await deps.repo.insertUnlessBanned(tx, {
-        id: sessionId,
-        projectId: user.projectId,
-        userId: user.id,
-        refreshTokenHash: sha256Hex(refreshToken),
-        isImpersonation: impersonator !== undefined,
-        impersonatedBy: impersonator?.kind ?? null,
-        impersonatorUserId: impersonator?.userId ?? null,
-        // An impersonation is nobody's proof of who they are, whatever method is named.
-        amr: impersonator || options.signIn?.byCaller ? [] : amrOf(options.signIn?.method),
-        createdAt: now,
-        lastUsedAt: now,
-        expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),
-      });
+      const record = openedRecord(user, sessionId, options);
+      // The entry is written by the session's own insert: one statement, and none when the insert is refused.
+      const opened = await deps.repo.insertUnlessBanned(
+        tx,
+        {
+          id: sessionId,
+          projectId: user.projectId,
+          userId: user.id,
+          refreshTokenHash: sha256Hex(refreshToken),
+          isImpersonation: impersonator !== undefined,
+          impersonatedBy: impersonator?.kind ?? null,
+          impersonatorUserId: impersonator?.userId ?? null,
+          // An impersonation is nobody's proof of who they are, whatever method is named.
+          amr: impersonator || options.signIn?.byCaller ? [] : amrOf(options.signIn?.method),
+          createdAt: now,
+          lastUsedAt: now,
+          expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),
+        },
+        record && deps.audit.alongside(user.projectId, record),
+      );
       // The user row said no (checked with the insert, so a ban committed meanwhile counts): banned, or deleted.
       if (!opened) {
         if (!(await deps.users.find(user.projectId, user.id, tx))) throw KnownErrors.USER_NOT_FOUND();
         throw bannedError();
       }
-      await auditOpened(tx, user, sessionId, options);
       // Only the user's own sign-ins: a server opening a session for them, or an impersonation, is not their device.
       if (deps.newDevice && options.signIn && !options.signIn.byCaller && !impersonator) {
         await deps.newDevice.signedIn(tx, user, options.signIn);
