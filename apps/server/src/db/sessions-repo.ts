@@ -47,21 +47,24 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
      * when it did not. One statement, so it needs no transaction around it: the user row is read FOR SHARE, which
      * waits for a ban under way (users-repo lockUser) and then sees it, while a ban that starts after this takes
      * its turn and ends the session it finds. `alongside`: what else the same statement writes when the session
-     * was inserted (its audit entry), saving a round trip and a commit on every sign-in.
+     * was inserted (its audit entry, a new user's first device), saving a round trip each on every sign-in.
      */
-    async insertUnlessBanned(tx: Db, row: NewSession, alongside?: Alongside): Promise<boolean> {
+    async insertUnlessBanned(tx: Db, row: NewSession, alongside: Alongside[] = []): Promise<boolean> {
       const values: Record<string, unknown> = Object.fromEntries(
         Object.entries(sessionColumns).map(([key, column]) => [
           key,
           column.mapToDriverValue(row[key as keyof NewSession]),
         ]),
       );
-      if (!alongside) return (await prepared(tx).execute(values)).length > 0;
+      if (alongside.length === 0) return (await prepared(tx).execute(values)).length > 0;
       // One parameter each (drizzle would spread the `amr` array into a list).
       const insert = unlessBanned(tx, (key) => sql.param(values[key]));
       const opened = sql.raw("opened");
       const result = await tx.execute(
-        sql`with ${opened} as ${insert} ${alongside(opened)} select 1 from ${opened}`,
+        sql`with ${opened} as ${insert} ${sql.join(
+          alongside.map((part) => part(opened)),
+          sql` `,
+        )} select 1 from ${opened}`,
       );
       return (result as unknown as { rows: unknown[] }).rows.length > 0;
     },

@@ -8,7 +8,7 @@ import { sha256Hex } from "../crypto/hash.ts";
 import { crockfordOf, randomCrockford } from "../crypto/random.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { ImpersonatorKind } from "../db/schema.ts";
-import type { SessionsRepo } from "../db/sessions-repo.ts";
+import type { Alongside, SessionsRepo } from "../db/sessions-repo.ts";
 import type { KnownDevice, TokenSubject, UserRecord, UsersRepo } from "../db/users-repo.ts";
 import type { NewDeviceNotice } from "../trust/new-device.ts";
 import type { ActivityRecorder } from "./activity.ts";
@@ -219,7 +219,15 @@ export function createSessionService(deps: {
       const now = clock.now();
       const { impersonator } = options;
       const record = openedRecord(user, sessionId, options);
-      // The entry is written by the session's own insert: one statement, and none when the insert is refused.
+      // Only the user's own sign-ins: a server opening a session for them, or an impersonation, is not their device.
+      const devices =
+        options.signIn && !options.signIn.byCaller && !impersonator ? deps.newDevice : undefined;
+      const firstDevice = devices && options.signIn?.isNewUser ? devices.firstDevice(user) : undefined;
+      // The audit entry, and a new user's first device, are written by the session's own insert: one statement, and
+      // neither when the insert is refused.
+      const alongside = [record && deps.audit.alongside(user.projectId, record), firstDevice].filter(
+        (part): part is Alongside => part !== undefined,
+      );
       const opened = await deps.repo.insertUnlessBanned(
         tx,
         {
@@ -236,17 +244,14 @@ export function createSessionService(deps: {
           lastUsedAt: now,
           expiresAt: new Date(now.getTime() + (options.expiresInMs ?? SIGN_IN_SESSION_MS)),
         },
-        record && deps.audit.alongside(user.projectId, record),
+        alongside,
       );
       // The user row said no (checked with the insert, so a ban committed meanwhile counts): banned, or deleted.
       if (!opened) {
         if (!(await deps.users.find(user.projectId, user.id, tx))) throw KnownErrors.USER_NOT_FOUND();
         throw bannedError();
       }
-      // Only the user's own sign-ins: a server opening a session for them, or an impersonation, is not their device.
-      if (deps.newDevice && options.signIn && !options.signIn.byCaller && !impersonator) {
-        await deps.newDevice.signedIn(tx, user, options.signIn);
-      }
+      if (devices && options.signIn && !firstDevice) await devices.signedIn(tx, user, options.signIn);
       return { user, sessionId, refreshToken };
     },
 

@@ -124,10 +124,12 @@ describe("a password sign-up's transaction", () => {
     expect(await count()).toEqual(before);
   });
 
-  it("records the new user's device without first reading the devices it cannot have", async () => {
+  it("records the new user's device with the session's insert, without reading the devices it cannot have", async () => {
     const tx = transactionOf(await signUpStatements());
     expect(tx.filter((s) => s.includes('from "known_devices"'))).toEqual([]);
-    expect(tx.filter((s) => s.startsWith('insert into "known_devices"'))).toHaveLength(1);
+    const deviceWrites = tx.filter((s) => s.includes('insert into "known_devices"'));
+    expect(deviceWrites).toHaveLength(1);
+    expect(deviceWrites[0]).toMatch(/^with opened as \(insert into "sessions"/);
   });
 });
 

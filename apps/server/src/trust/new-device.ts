@@ -12,6 +12,7 @@ import type { Db } from "../db/client.ts";
 import { createEmailTemplatesRepo } from "../db/email-templates-repo.ts";
 import { perDatabase } from "../db/prepared.ts";
 import { knownDevices, projects } from "../db/schema.ts";
+import type { Alongside } from "../db/sessions-repo.ts";
 import type { KnownDevice, UserRecord } from "../db/users-repo.ts";
 import type { EmailOutbox } from "../email/outbox.ts";
 import { defaultEmailTemplates, type EmailTemplate, renderTemplate } from "../email/templates.ts";
@@ -83,30 +84,35 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
     currentDeviceHash: () => currentDevice().hash,
 
     /**
-     * Records the device of this sign-in for the user and, when it is new to them, queues the notice. A sign-up and
-     * a user with no device yet (signed up before the notice existed) only record it: their first device is not "new".
+     * A new user's first device, written by the statement that opens their first session (sessions-repo's
+     * `insertUnlessBanned`), and only when it made the session: recorded, never announced (a first device is not
+     * "new"). An upgraded anonymous user's device may be known already, which the insert skips.
      */
-    async signedIn(
-      tx: Db,
-      user: UserRecord,
-      signIn: { isNewUser: boolean; knownDevice?: KnownDevice },
-    ): Promise<void> {
-      const { isNewUser } = signIn;
+    firstDevice(user: UserRecord): Alongside {
+      const { hash } = currentDevice();
+      const now = deps.clock.now().toISOString();
+      return (made) => sql`, first_device as (
+        insert into ${knownDevices} (user_id, device_hash, created_at)
+        select ${user.id}::uuid, ${hash}, ${now}::timestamptz from ${made}
+        on conflict do nothing)`;
+    },
+
+    /**
+     * Records the device of this sign-in for an existing user and, when it is new to them, queues the notice. A user
+     * with no device yet (signed up before the notice existed) only records it: their first device is not "new".
+     */
+    async signedIn(tx: Db, user: UserRecord, signIn: { knownDevice?: KnownDevice }): Promise<void> {
       const { ip, device, hash: deviceHash } = currentDevice();
-      // A new user has no device to compare with (an upgraded anonymous one may, but the insert below skips a
-      // device already known and a new user gets no notice either way): one statement fewer in sign-up. A password
-      // sign-in read the answer with its user (users-repo findForPasswordSignIn): one statement fewer there.
-      const known = isNewUser
-        ? undefined
-        : (signIn.knownDevice ?? (await knownOfUser(tx, user.id, deviceHash)));
-      if (known?.same) return;
+      // A password sign-in read the answer with its user (users-repo findForPasswordSignIn): one statement fewer.
+      const known = signIn.knownDevice ?? (await knownOfUser(tx, user.id, deviceHash));
+      if (known.same) return;
       const now = deps.clock.now();
       await tx
         .insert(knownDevices)
         .values({ userId: user.id, deviceHash, createdAt: now })
         .onConflictDoNothing();
       const to = user.primaryEmail?.value;
-      if (isNewUser || !known?.any || !to) return;
+      if (!known.any || !to) return;
       const [project] = await tx
         .select({ displayName: projects.displayName, config: projects.config })
         .from(projects)
