@@ -1,5 +1,5 @@
 // `npm run bench:profile` (`-- --quick` for 3 s, `--sign-in` for password sign-ins, `--sign-up` for sign-ups of new
-// addresses): a CPU profile of the server
+// addresses, `--refresh` for refreshes at the token endpoint): a CPU profile of the server
 // under GET /users/me load — the server
 // started with `node --cpu-prof` on a fresh PostgreSQL database, driven by autocannon, stopped so the profile is
 // written — and its functions with the most self time, as percentages of the samples. The .cpuprofile stays in
@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PASSWORD, startGatehouse } from "./gatehouse.ts";
-import { measure } from "./load.ts";
+import { measure, refreshBody } from "./load.ts";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 type Profile = { nodes: Node[]; samples: number[]; startTime: number; timeDeltas: number[] };
@@ -20,6 +20,7 @@ const quick = process.argv.includes("--quick");
 // `--sign-in`: the password sign-in under load instead (one user, 8 connections, as in `npm run bench`).
 const signIn = process.argv.includes("--sign-in");
 const signUp = process.argv.includes("--sign-up");
+const refresh = process.argv.includes("--refresh");
 let signUps = 0;
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-profile-"));
 // Node refuses --cpu-prof in NODE_OPTIONS, the one way into the server's command line: a hook starts the profiler.
@@ -30,36 +31,50 @@ const gatehouse = await startGatehouse({
 let window = [0, 0];
 try {
   const { access_token } = await gatehouse.signUp("profile@example.com");
+  // As `npm run bench` refreshes: each connection its own user's session.
+  const refreshTokens: string[] = [];
+  for (let i = 0; refresh && i < 10; i++) {
+    refreshTokens.push((await gatehouse.signUp(`profile-refresh-${i}@example.com`)).refresh_token);
+  }
   const started = nowMicros();
   const common = {
     connections: Number(process.env.BENCH_CONNECTIONS ?? (signIn || signUp ? 8 : 10)),
     seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 15)),
   };
   const row = await measure(
-    signUp
+    refresh
       ? {
-          name: "POST /auth/password/sign-up",
-          url: `${gatehouse.api}/auth/password/sign-up`,
+          name: "POST /auth/oauth/token (refresh)",
+          url: `${gatehouse.api}/auth/oauth/token`,
           method: "POST",
-          headers: gatehouse.client,
-          nextBody: () => JSON.stringify({ email: `profile-${++signUps}@example.com`, password: PASSWORD }),
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          bodies: refreshTokens.map((token) => refreshBody(token, gatehouse.server.keys.pck)),
           ...common,
         }
-      : signIn
+      : signUp
         ? {
-            name: "POST /auth/password/sign-in",
-            url: `${gatehouse.api}/auth/password/sign-in`,
+            name: "POST /auth/password/sign-up",
+            url: `${gatehouse.api}/auth/password/sign-up`,
             method: "POST",
             headers: gatehouse.client,
-            body: JSON.stringify({ email: "profile@example.com", password: PASSWORD }),
+            nextBody: () => JSON.stringify({ email: `profile-${++signUps}@example.com`, password: PASSWORD }),
             ...common,
           }
-        : {
-            name: "GET /users/me",
-            url: `${gatehouse.api}/users/me`,
-            headers: { ...gatehouse.client, "x-stack-access-token": access_token },
-            ...common,
-          },
+        : signIn
+          ? {
+              name: "POST /auth/password/sign-in",
+              url: `${gatehouse.api}/auth/password/sign-in`,
+              method: "POST",
+              headers: gatehouse.client,
+              body: JSON.stringify({ email: "profile@example.com", password: PASSWORD }),
+              ...common,
+            }
+          : {
+              name: "GET /users/me",
+              url: `${gatehouse.api}/users/me`,
+              headers: { ...gatehouse.client, "x-stack-access-token": access_token },
+              ...common,
+            },
   );
   window = [started, nowMicros()];
   process.stdout.write(`${Math.round(row.rps)} req/s while profiled\n`);
