@@ -2,11 +2,11 @@
 // rolls back leaves none; the actor, IP, user agent and request id come from the request's scope (scope.ts).
 import { randomUUID } from "node:crypto";
 import { type AuditEntry, type AuditEventType, isKnownError } from "@gatehouse/contract";
-import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, projects, webhookEvents } from "../db/schema.ts";
-import { typedRow } from "../db/typed-row.ts";
+import type { Alongside } from "../db/sessions-repo.ts";
 import type { Logger } from "../logger.ts";
 import { createPoller } from "../poller.ts";
 import { isTextError } from "../text-error.ts";
@@ -73,6 +73,22 @@ export function decodeCursor(text: string): AuditCursor {
   return { createdAt: new Date(Number(millis)), id: id ?? "" };
 }
 
+/** The entry's and its webhook event's inserts following `made`, every value a placeholder (see `alongside`). */
+function auditAlongside(made: SQL): SQL {
+  const value = (key: string) => sql.placeholder(`audit_${key}`);
+  const columns = Object.entries(getTableColumns(auditLog));
+  const names = columns.map(([, column]) => sql.identifier(column.name));
+  // Each cast to its column's type: a bare parameter in a select list is text.
+  const entry = columns.map(([key, column]) => sql`${value(key)}::${sql.raw(column.getSQLType())}`);
+  return sql`, audit_entry as (insert into ${auditLog} (${sql.join(names, sql`, `)})
+      select ${sql.join(entry, sql`, `)} from ${made}),
+    audit_event as (insert into ${webhookEvents} (id, project_id, type, data, created_at)
+      select ${value("event_id")}::uuid, ${value("projectId")}, 'audit_log.entry_created', ${value("event")}::jsonb,
+        ${value("createdAt")}::timestamptz
+      from ${made}
+      join ${projects} on ${projects.id} = ${value("projectId")} and ${projects.config} ->> 'audit_log_webhooks' = 'true')`;
+}
+
 export type AuditLogOptions = {
   db: Db;
   clock: Clock;
@@ -135,11 +151,8 @@ export function createAuditLog(deps: AuditLogOptions) {
     }));
   };
 
-  /**
-   * The insert of the entries' opt-in webhook events, which writes them only when the project's
-   * `audit_log_webhooks` is on (and, with `onlyIf`, only when that common table expression has a row).
-   */
-  const webhookEventsOf = (projectId: string, rows: Row[], onlyIf?: SQL) => {
+  /** The insert of the entries' opt-in webhook events: written only when the project's `audit_log_webhooks` is on. */
+  const webhookEventsOf = (projectId: string, rows: Row[]) => {
     const events = rows.map(
       (row, n) => sql`(${randomUUID()}, ${JSON.stringify(auditEntryItem(row))}, ${n}::int)`,
     );
@@ -148,7 +161,6 @@ export function createAuditLog(deps: AuditLogOptions) {
       select e.id::uuid, ${projectId}, 'audit_log.entry_created', e.data::jsonb, ${createdAt}
       from (values ${sql.join(events, sql`, `)}) as e(id, data, n)
       join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'
-      ${onlyIf ? sql`where exists (select 1 from ${onlyIf})` : sql``}
       order by e.n`;
   };
 
@@ -166,18 +178,19 @@ export function createAuditLog(deps: AuditLogOptions) {
 
     /**
      * The same entry as `record`, written by the statement that makes the change (sessions-repo's
-     * `insertUnlessBanned`): common table expressions to follow the one named `made`, written only when it has a
-     * row, so a change that was refused leaves no entry.
+     * `insertUnlessBanned`): common table expressions following the one named `made`, which write the entry and its
+     * opt-in webhook event only when `made` has a row, so a change that was refused leaves no entry.
      */
-    alongside(projectId: string, record: AuditRecord): (made: SQL) => SQL {
+    alongside(projectId: string, record: AuditRecord): Alongside {
       const [row] = rowsOf(projectId, [record]) as [Row];
-      return (made) => {
-        const values = typedRow(auditLog, (key, column) =>
-          sql.param(column.mapToDriverValue(row[key as keyof Row])),
-        ) as unknown as Record<keyof Row, typeof auditLog.id>;
-        const entry = deps.db.insert(auditLog).select((qb) => qb.select(values).from(made));
-        return sql`, audit_entry as ${entry}, audit_events as (${webhookEventsOf(projectId, [row], made)})`;
+      const values: Record<string, unknown> = {
+        audit_event_id: randomUUID(),
+        audit_event: JSON.stringify(auditEntryItem(row)),
       };
+      for (const [key, column] of Object.entries(getTableColumns(auditLog))) {
+        values[`audit_${key}`] = column.mapToDriverValue(row[key as keyof Row]);
+      }
+      return { name: "audit", build: auditAlongside, values };
     },
 
     /**

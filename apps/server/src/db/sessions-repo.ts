@@ -2,45 +2,72 @@
 import { and, desc, eq, getTableColumns, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { endOpSessions } from "./oidc-sessions.ts";
-import { perDatabase } from "./prepared.ts";
+import { perDatabase, preparedSql } from "./prepared.ts";
 import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
-import { typedRow } from "./typed-row.ts";
 import { isUuid } from "./users-repo.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 /** A new session with every column given. */
 export type NewSession = Required<typeof sessions.$inferInsert>;
-/**
- * Common table expressions that join a session's insert (`, name as (…)…`), given the name of the one that inserts
- * it: a row there means the session was made.
- */
-export type Alongside = (opened: SQL) => SQL;
+/** What else the statement that inserts a session writes, only when it made the session (its audit entry). */
+export type Alongside = {
+  /** Parts of one name build the same SQL: the statement is prepared once per combination of names. */
+  name: string;
+  /**
+   * Common table expressions following the one named `made` (`, name as (…)…`), reading from it, with placeholders
+   * only (prefixed with `name`): values go in `values`.
+   */
+  build: (made: SQL) => SQL;
+  values: Record<string, unknown>;
+};
 const sessionColumns = getTableColumns(sessions);
 
 /** `now` dates the back-channel logout notices of OP sessions that end with a session (the real clock if none). */
 export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
-  // A session inserted from its user's row, read FOR SHARE: every column a value cast to its type, and the user's id
-  // from the locked row.
-  const unlessBanned = (tx: Db, valueFor: (key: string) => unknown) =>
-    tx
+  // A session inserted from its user's row, read FOR SHARE: every column a typed placeholder in table order (drizzle
+  // checks the order; a bare parameter in a select list is text), and the user's id from the locked row.
+  const unlessBanned = (tx: Db) => {
+    const selection = Object.fromEntries(
+      Object.entries(sessionColumns).map(([key, column]) => [
+        key,
+        key === "userId"
+          ? users.id
+          : sql`${sql.placeholder(key)}::${sql.raw(column.getSQLType())}`.as(column.name),
+      ]),
+    ) as unknown as Record<keyof NewSession, typeof users.id>;
+    return tx
       .insert(sessions)
       .select((qb) =>
         qb
-          .select(
-            typedRow(sessions, (key) => (key === "userId" ? users.id : valueFor(key))) as unknown as Record<
-              keyof NewSession,
-              typeof users.id
-            >,
-          )
+          .select(selection)
           .from(users)
-          .where(and(eq(users.id, sql`${valueFor("userId")}`), eq(users.restrictedByAdmin, false)))
+          .where(and(eq(users.id, sql.placeholder("userId")), eq(users.restrictedByAdmin, false)))
           .for("share"),
       )
       .returning({ id: sessions.id });
-  // Every sign-in runs it: built once per handle (per transaction inside one), with placeholders.
-  const prepared = perDatabase((tx) =>
-    unlessBanned(tx, (key) => sql.placeholder(key)).prepare("session_insert_unless_banned"),
-  );
+  };
+  // Every sign-in runs it: built once per handle (per transaction inside one).
+  const prepared = perDatabase((tx) => unlessBanned(tx).prepare("session_insert_unless_banned"));
+  // With parts alongside: one statement per combination of their names, built once.
+  const withParts = new Map<string, ReturnType<typeof preparedSql>>();
+  const statementWith = (alongside: Alongside[]) => {
+    const names = alongside.map((part) => part.name).join("_");
+    let statement = withParts.get(names);
+    if (!statement) {
+      const opened = sql.raw("opened");
+      const parts = sql.join(
+        alongside.map((part) => part.build(opened)),
+        sql` `,
+      );
+      const insert = unlessBanned(db).getSQL();
+      statement = preparedSql(
+        `session_insert_with_${names}`,
+        () => sql`with ${opened} as (${insert}) ${parts} select 1 from ${opened}`,
+      );
+      withParts.set(names, statement);
+    }
+    return statement;
+  };
   return {
     /**
      * Inserts the session only while its user exists and is not restricted by an administrator (banned); false
@@ -57,16 +84,11 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
         ]),
       );
       if (alongside.length === 0) return (await prepared(tx).execute(values)).length > 0;
-      // One parameter each (drizzle would spread the `amr` array into a list).
-      const insert = unlessBanned(tx, (key) => sql.param(values[key]));
-      const opened = sql.raw("opened");
-      const result = await tx.execute(
-        sql`with ${opened} as ${insert} ${sql.join(
-          alongside.map((part) => part(opened)),
-          sql` `,
-        )} select 1 from ${opened}`,
+      const rows = await statementWith(alongside)(
+        tx,
+        Object.assign(values, ...alongside.map((part) => part.values)),
       );
-      return (result as unknown as { rows: unknown[] }).rows.length > 0;
+      return rows.length > 0;
     },
     async find(projectId: string, id: string): Promise<SessionRow | undefined> {
       // Ids from requests are any text; one that is not a UUID names no session and must not reach the uuid column.

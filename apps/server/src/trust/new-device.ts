@@ -4,7 +4,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { storedLocale } from "@gatehouse/contract/locales";
 import Bowser from "bowser";
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { AuditScope } from "../audit/scope.ts";
 import type { Clock } from "../clock.ts";
 import { sha256Hex } from "../crypto/hash.ts";
@@ -56,6 +56,15 @@ export function deviceOf(userAgent: string | null): { browser: string; os: strin
   };
 }
 
+/** A first device's insert following `made`, with placeholders (see `firstDevice`). */
+function firstDeviceAlongside(made: SQL): SQL {
+  const value = (key: string) => sql.placeholder(`device_${key}`);
+  return sql`, first_device as (
+    insert into ${knownDevices} (user_id, device_hash, created_at)
+    select ${value("user")}::uuid, ${value("hash")}, ${value("at")}::timestamptz from ${made}
+    on conflict do nothing)`;
+}
+
 export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditScope; clock: Clock }) {
   const templates = createEmailTemplatesRepo();
   // Whether the user has any device yet, and this one among them: every password sign-in asks.
@@ -89,12 +98,15 @@ export function createNewDeviceNotice(deps: { outbox: EmailOutbox; scope: AuditS
      * "new"). An upgraded anonymous user's device may be known already, which the insert skips.
      */
     firstDevice(user: UserRecord): Alongside {
-      const { hash } = currentDevice();
-      const now = deps.clock.now().toISOString();
-      return (made) => sql`, first_device as (
-        insert into ${knownDevices} (user_id, device_hash, created_at)
-        select ${user.id}::uuid, ${hash}, ${now}::timestamptz from ${made}
-        on conflict do nothing)`;
+      return {
+        name: "device",
+        build: firstDeviceAlongside,
+        values: {
+          device_user: user.id,
+          device_hash: currentDevice().hash,
+          device_at: deps.clock.now().toISOString(),
+        },
+      };
     },
 
     /**
