@@ -66,7 +66,7 @@ describe("signEs256", () => {
   it("makes tokens jose verifies", async () => {
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
     const key = privateKeyFromJwk(await exportJWK(privateKey));
-    const token = signEs256(
+    const token = await signEs256(
       { kid: "k1", typ: "JWT" },
       { sub: "u2", exp: Math.floor(Date.now() / 1000) + 60 },
       key,

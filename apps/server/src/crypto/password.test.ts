@@ -1,7 +1,7 @@
 // Password hashing takes turns: at most one argon2id computation per slot (a CPU in the server) at a time, the rest
 // queued in order, so a burst of sign-ins holds a hash's memory per core, not per libuv thread. Each still verifies.
 import { describe, expect, it } from "vitest";
-import { createPasswordHasher } from "./password.ts";
+import { createPasswordHasher, hashSlots } from "./password.ts";
 
 describe("createPasswordHasher", () => {
   it("runs as many hashes at once as it has slots; the others wait, and all finish right", async () => {
@@ -18,5 +18,12 @@ describe("createPasswordHasher", () => {
     expect(await Promise.all(checks)).toEqual([true, true, true, true, true, true]);
     expect(await wrong).toBe(false);
     await burnt;
+  });
+
+  it("leaves one of libuv's threads free of hashes, for the access tokens' signatures", () => {
+    expect(hashSlots(2, 4)).toBe(2);
+    expect(hashSlots(8, 4)).toBe(3);
+    expect(hashSlots(16, 12)).toBe(11);
+    expect(hashSlots(4, 1)).toBe(1);
   });
 });

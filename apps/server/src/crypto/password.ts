@@ -6,7 +6,8 @@
 // At most one hash per CPU runs at a time (p-limit); the rest wait their turn. libuv's pool would run four at once,
 // which on a two-core machine buys no throughput (measured: 78 and 79 sign-ins/s) but holds twice the hashes'
 // memory (19 MiB each: peak RSS under sign-in load 211-225 MiB, 188-190 MiB with one per core) and leaves the
-// event loop and the database fewer cycles.
+// event loop and the database fewer cycles. One of libuv's threads is always left free of hashes: the access token's
+// ES256 signature is made there too (crypto/es256.ts), and a refresh must not wait behind a queue of sign-ins.
 import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
@@ -37,7 +38,17 @@ async function safely(check: Promise<boolean>): Promise<boolean> {
   }
 }
 
-export function createPasswordHasher(slots = availableParallelism()): PasswordHasher {
+/** libuv's thread pool: four threads unless the operator sets UV_THREADPOOL_SIZE before the process starts. */
+const THREAD_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+
+/** Hashes at once: one per CPU, leaving one thread of the pool to signatures, file reads and DNS. */
+export function hashSlots(cpus: number, poolSize: number): number {
+  return Math.max(1, Math.min(cpus, poolSize - 1));
+}
+
+export function createPasswordHasher(
+  slots = hashSlots(availableParallelism(), THREAD_POOL_SIZE),
+): PasswordHasher {
   const inTurn = pLimit(slots);
   // Made once per process; what matters is that verifying against it costs what a real verification costs.
   let dummy: Promise<string> | undefined;
