@@ -6,10 +6,17 @@ import { bearerMatches } from "./exposition.ts";
 
 describe("/metrics on the API port", () => {
   it("is not served without a configured token", async () => {
-    const { app } = await createTestServer();
-    const res = await app.request("/metrics", { headers: { authorization: "Bearer anything-at-all-123" } });
-    expect(res.status).toBe(404);
-    expect(await res.text()).not.toContain("gatehouse_");
+    const server = await createTestServer();
+    try {
+      const res = await server.app.request("/metrics", {
+        headers: { authorization: "Bearer anything-at-all-123" },
+      });
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain("gatehouse_");
+    } finally {
+      // Its database too: on PostgreSQL each test server is a database of its own, left behind unless closed.
+      await server.close();
+    }
   });
 });
 
