@@ -73,20 +73,24 @@ export function decodeCursor(text: string): AuditCursor {
   return { createdAt: new Date(Number(millis)), id: id ?? "" };
 }
 
+const AUDIT_COLUMNS = Object.entries(getTableColumns(auditLog));
+
+/** Joined to an entry's webhook event, so the event is written only when the project opts in. */
+const auditWebhooksOn = (projectId: unknown) =>
+  sql`join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'`;
+
 /** The entry's and its webhook event's inserts following `made`, every value a placeholder (see `alongside`). */
 function auditAlongside(made: SQL): SQL {
   const value = (key: string) => sql.placeholder(`audit_${key}`);
-  const columns = Object.entries(getTableColumns(auditLog));
-  const names = columns.map(([, column]) => sql.identifier(column.name));
+  const names = AUDIT_COLUMNS.map(([, column]) => sql.identifier(column.name));
   // Each cast to its column's type: a bare parameter in a select list is text.
-  const entry = columns.map(([key, column]) => sql`${value(key)}::${sql.raw(column.getSQLType())}`);
+  const entry = AUDIT_COLUMNS.map(([key, column]) => sql`${value(key)}::${sql.raw(column.getSQLType())}`);
   return sql`, audit_entry as (insert into ${auditLog} (${sql.join(names, sql`, `)})
       select ${sql.join(entry, sql`, `)} from ${made}),
     audit_event as (insert into ${webhookEvents} (id, project_id, type, data, created_at)
       select ${value("event_id")}::uuid, ${value("projectId")}, 'audit_log.entry_created', ${value("event")}::jsonb,
         ${value("createdAt")}::timestamptz
-      from ${made}
-      join ${projects} on ${projects.id} = ${value("projectId")} and ${projects.config} ->> 'audit_log_webhooks' = 'true')`;
+      from ${made} ${auditWebhooksOn(value("projectId"))})`;
 }
 
 export type AuditLogOptions = {
@@ -159,8 +163,7 @@ export function createAuditLog(deps: AuditLogOptions) {
     const createdAt = rows[0]?.createdAt;
     return sql`insert into ${webhookEvents} (id, project_id, type, data, created_at)
       select e.id::uuid, ${projectId}, 'audit_log.entry_created', e.data::jsonb, ${createdAt}
-      from (values ${sql.join(events, sql`, `)}) as e(id, data, n)
-      join ${projects} on ${projects.id} = ${projectId} and ${projects.config} ->> 'audit_log_webhooks' = 'true'
+      from (values ${sql.join(events, sql`, `)}) as e(id, data, n) ${auditWebhooksOn(projectId)}
       order by e.n`;
   };
 
@@ -187,7 +190,7 @@ export function createAuditLog(deps: AuditLogOptions) {
         audit_event_id: randomUUID(),
         audit_event: JSON.stringify(auditEntryItem(row)),
       };
-      for (const [key, column] of Object.entries(getTableColumns(auditLog))) {
+      for (const [key, column] of AUDIT_COLUMNS) {
         values[`audit_${key}`] = column.mapToDriverValue(row[key as keyof Row]);
       }
       return { name: "audit", build: auditAlongside, values };

@@ -2,7 +2,7 @@
 import { and, desc, eq, getTableColumns, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "./client.ts";
 import { endOpSessions } from "./oidc-sessions.ts";
-import { perDatabase, preparedSql } from "./prepared.ts";
+import { preparedSql } from "./prepared.ts";
 import { oidcPayloads, retiredRefreshTokens, sessions, users } from "./schema.ts";
 import { isUuid } from "./users-repo.ts";
 
@@ -25,8 +25,9 @@ const sessionColumns = getTableColumns(sessions);
 /** `now` dates the back-channel logout notices of OP sessions that end with a session (the real clock if none). */
 export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
   // A session inserted from its user's row, read FOR SHARE: every column a typed placeholder in table order (drizzle
-  // checks the order; a bare parameter in a select list is text), and the user's id from the locked row.
-  const unlessBanned = (tx: Db) => {
+  // checks the order; a bare parameter in a select list is text), and the user's id from the locked row. Rendered
+  // only: the statements below run it.
+  const unlessBanned = () => {
     const selection = Object.fromEntries(
       Object.entries(sessionColumns).map(([key, column]) => [
         key,
@@ -35,7 +36,7 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
           : sql`${sql.placeholder(key)}::${sql.raw(column.getSQLType())}`.as(column.name),
       ]),
     ) as unknown as Record<keyof NewSession, typeof users.id>;
-    return tx
+    return db
       .insert(sessions)
       .select((qb) =>
         qb
@@ -44,27 +45,25 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
           .where(and(eq(users.id, sql.placeholder("userId")), eq(users.restrictedByAdmin, false)))
           .for("share"),
       )
-      .returning({ id: sessions.id });
+      .returning({ id: sessions.id })
+      .getSQL();
   };
-  // Every sign-in runs it: built once per handle (per transaction inside one).
-  const prepared = perDatabase((tx) => unlessBanned(tx).prepare("session_insert_unless_banned"));
-  // With parts alongside: one statement per combination of their names, built once.
-  const withParts = new Map<string, ReturnType<typeof preparedSql>>();
+  // Every sign-in runs one: a statement per combination of the parts' names, its text built once per process.
+  const statements = new Map<string, ReturnType<typeof preparedSql>>();
   const statementWith = (alongside: Alongside[]) => {
     const names = alongside.map((part) => part.name).join("_");
-    let statement = withParts.get(names);
+    let statement = statements.get(names);
     if (!statement) {
       const opened = sql.raw("opened");
       const parts = sql.join(
         alongside.map((part) => part.build(opened)),
         sql` `,
       );
-      const insert = unlessBanned(db).getSQL();
       statement = preparedSql(
-        `session_insert_with_${names}`,
-        () => sql`with ${opened} as (${insert}) ${parts} select 1 from ${opened}`,
+        names ? `session_insert_with_${names}` : "session_insert_unless_banned",
+        () => sql`with ${opened} as (${unlessBanned()}) ${parts} select 1 from ${opened}`,
       );
-      withParts.set(names, statement);
+      statements.set(names, statement);
     }
     return statement;
   };
@@ -83,7 +82,6 @@ export function createSessionsRepo(db: Db, now: () => Date = () => new Date()) {
           column.mapToDriverValue(row[key as keyof NewSession]),
         ]),
       );
-      if (alongside.length === 0) return (await prepared(tx).execute(values)).length > 0;
       const rows = await statementWith(alongside)(
         tx,
         Object.assign(values, ...alongside.map((part) => part.values)),
