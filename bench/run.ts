@@ -141,6 +141,13 @@ async function main() {
           url: `http://localhost:${floorPort}/me`,
           headers: { "x-stack-access-token": tokens.access_token },
         }),
+      floorWire: () =>
+        measure({
+          name: "floor: verify JWT + read the wire's user record",
+          pid: floor.pid,
+          url: `http://localhost:${floorPort}/me-wire`,
+          headers: { "x-stack-access-token": tokens.access_token },
+        }),
       me: () =>
         measure({
           name: "Gatehouse GET /users/me",
@@ -172,6 +179,16 @@ async function main() {
           headers: client,
         }),
       argon2,
+      floorSignIn: () =>
+        measure({
+          name: "floor: sign-in (read hash, argon2id, insert session, sign)",
+          pid: floor.pid,
+          url: `http://localhost:${floorPort}/sign-in`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+          connections: HASH_CONNECTIONS,
+        }),
       signIn: () =>
         measure({
           name: "Gatehouse sign-in",
@@ -191,6 +208,16 @@ async function main() {
           method: "POST",
           headers: json,
           body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+          connections: HASH_CONNECTIONS,
+        }),
+      floorSignUp: () =>
+        measure({
+          name: "floor: sign-up (argon2id, insert user + e-mail + session, sign)",
+          pid: floor.pid,
+          url: `http://localhost:${floorPort}/sign-up`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          nextBody: () => JSON.stringify({ email: freshEmail(), password: PASSWORD }),
           connections: HASH_CONNECTIONS,
         }),
       signUp: () =>
@@ -266,6 +293,13 @@ async function main() {
       ["Gatehouse GET /projects/current ÷ floor", perRound("projects", "floor"), 0.85],
       ["Gatehouse sign-in ÷ raw argon2id", perRound("signIn", "argon2"), 0.85],
       ["Gatehouse sign-up ÷ raw argon2id", perRound("signUp", "argon2"), 0.7],
+      // The floors of the operations' own work: how near any server doing that work comes to the goals above.
+      ["floor of the wire's user read ÷ floor", perRound("floorWire", "floor"), undefined],
+      ["floor sign-in ÷ raw argon2id", perRound("floorSignIn", "argon2"), undefined],
+      ["floor sign-up ÷ raw argon2id", perRound("floorSignUp", "argon2"), undefined],
+      ["Gatehouse GET /users/me ÷ floor of the wire's user read", perRound("me", "floorWire"), undefined],
+      ["Gatehouse sign-in ÷ floor sign-in", perRound("signIn", "floorSignIn"), undefined],
+      ["Gatehouse sign-up ÷ floor sign-up", perRound("signUp", "floorSignUp"), undefined],
       ["Better Auth get-session ÷ floor", perRound("peerSession", "floor"), undefined],
       ["Better Auth sign-in ÷ its raw scrypt", perRound("peerSignIn", "scrypt"), undefined],
       ["Better Auth sign-up ÷ its raw scrypt", perRound("peerSignUp", "scrypt"), undefined],
