@@ -1,5 +1,6 @@
 // The request lookup asks for what its request reads (issue 24): pg and drizzle spend per column of every answer,
 // and the database per join and subquery. Recorded at the driver, so widening a lookup again fails here.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectJson } from "../testing/expect-error.ts";
 import { recordStatements } from "../testing/statement-recorder.ts";
@@ -17,6 +18,10 @@ let keys: ProjectKeys;
 beforeAll(async () => {
   server = await createTestServer();
   ({ keys } = await server.createProject());
+  // The first request of a process reads the project's row; the lookups below are the ones that follow.
+  await expectJson(
+    await server.request("/api/v1/projects/current", { headers: accessHeaders("client", keys) }),
+  );
 });
 
 afterAll(async () => {
@@ -29,8 +34,10 @@ async function statementsOf(path: string, init: RequestInit): Promise<string[]> 
     await expectJson(await server.request(path, init));
   });
 }
+/** The statements reading the projects table (on PostgreSQL, a request's rate-limit counters are statements too). */
+const projectReads = (statements: string[]) => statements.filter((s) => s.includes('from "projects"'));
 const lookupOf = (statements: string[]) => {
-  const lookups = statements.filter((s) => s.includes('from "projects"'));
+  const lookups = projectReads(statements);
   expect(lookups).toHaveLength(1);
   return lookups[0] ?? "";
 };
@@ -73,5 +80,58 @@ describe("the request lookup", () => {
     expect(lookup).not.toContain("oauth_accounts");
     expect(lookup).not.toContain("passkeys");
     expect(lookup).not.toContain('"password_hash"');
+  });
+});
+
+describe("the project row", () => {
+  const current = async (projectKeys: ProjectKeys) =>
+    server.request("/api/v1/projects/current", { headers: accessHeaders("client", projectKeys) });
+
+  it("is read once: later lookups read its version, not its columns", async () => {
+    const reads = projectReads(
+      await statementsOf("/api/v1/projects/current", { headers: accessHeaders("client", keys) }),
+    );
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain("xmin");
+    expect(reads[0]).not.toContain('"config"');
+  });
+
+  it("is read again after any change, a route's or one made in the database by hand", async () => {
+    const own = (await server.createProject()).keys;
+    await expectJson(await current(own));
+    const renamed = await server.request("/api/v1/projects/current", {
+      method: "PATCH",
+      headers: { ...accessHeaders("admin", own), "content-type": "application/json" },
+      body: JSON.stringify({ display_name: "Renamed by the API" }),
+    });
+    await expectJson(renamed);
+    expect(await expectJson(await current(own))).toMatchObject({ display_name: "Renamed by the API" });
+    // Not through Gatehouse at all (an operator's psql, another process, a trigger): the row version still moves.
+    await server.deps.db.execute(
+      sql`update projects set display_name = 'Renamed by hand' where id = ${own.projectId}`,
+    );
+    const reads = projectReads(
+      await statementsOf("/api/v1/projects/current", { headers: accessHeaders("client", own) }),
+    );
+    expect(reads).toHaveLength(2);
+    expect(reads[1]).toContain('"config"');
+    expect(await expectJson(await current(own))).toMatchObject({ display_name: "Renamed by hand" });
+  });
+
+  it("is gone with its project: the next request names no project", async () => {
+    const own = (await server.createProject()).keys;
+    await expectJson(await current(own));
+    await server.deps.db.execute(sql`delete from projects where id = ${own.projectId}`);
+    const res = await current(own);
+    expect(res.headers.get("x-stack-known-error")).toBe("CURRENT_PROJECT_NOT_FOUND");
+  });
+
+  it("is shared by requests, so it is frozen: code that would change it fails instead of leaking", async () => {
+    const found = await server.deps.requestRepo.lookup({ projectId: keys.projectId, now: new Date() });
+    expect(Object.isFrozen(found?.project)).toBe(true);
+    expect(Object.isFrozen(found?.project.config)).toBe(true);
+    expect(() => {
+      (found?.project.config as { sign_up_enabled: boolean }).sign_up_enabled = false;
+    }).toThrow(TypeError);
   });
 });
