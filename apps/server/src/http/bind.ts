@@ -27,6 +27,9 @@ export type Handler<R extends RouteDefinition> = (
 
 const noFields = z.strictObject({});
 
+const isEmptyObject = (value: unknown) =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
 function checkAccess(route: RouteDefinition, caller: Caller): void {
   if (typeof route.access === "string") return;
   if (caller.accessType === null) throw KnownErrors.ACCESS_TYPE_REQUIRED();
@@ -67,6 +70,11 @@ function validateInput(c: Context<AppEnv>, route: RouteDefinition, caller: Calle
   const problems: ValidationProblem[] = [];
   for (const part of ["params", "query", "body"] as const) {
     const schema = parts[part];
+    // Most parts of most requests are empty where nothing is declared (`GET /users/me`): nothing to parse or scan.
+    if (schema === noFields && isEmptyObject(raw[part])) {
+      input[part] = {};
+      continue;
+    }
     if (!schema) {
       // Parts no schema declares (OAuth parameters) still reach handlers and queries: their text is checked too.
       const unstorable = unstorableTextProblem(part, raw[part]);
