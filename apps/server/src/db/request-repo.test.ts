@@ -118,6 +118,17 @@ describe("the project row", () => {
     expect(await expectJson(await current(own))).toMatchObject({ display_name: "Renamed by hand" });
   });
 
+  it("is read once by the requests that arrive together after a change", async () => {
+    const own = (await server.createProject()).keys;
+    await expectJson(await current(own));
+    await server.deps.db.execute(sql`update projects set display_name = 'Busy' where id = ${own.projectId}`);
+    const statements = await recordStatements(server.deps.database, async () => {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => current(own)));
+      for (const answer of answers) expect(await expectJson(answer)).toMatchObject({ display_name: "Busy" });
+    });
+    expect(projectReads(statements).filter((s) => s.includes('"config"'))).toHaveLength(1);
+  });
+
   it("is gone with its project: the next request names no project", async () => {
     const own = (await server.createProject()).keys;
     await expectJson(await current(own));

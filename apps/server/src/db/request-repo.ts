@@ -75,19 +75,32 @@ export function createRequestRepo(db: Db) {
     .where(byProject)
     .prepare("request_project");
   const kept = new Map<string, { version: string; project: Project }>();
-  /** The project row at `version` or newer: the one kept, or read again when the lookup saw another version. */
-  async function projectAt(projectId: string, version: string): Promise<Project | undefined> {
-    const known = kept.get(projectId);
-    kept.delete(projectId); // re-inserted below: the map's order is the order of last use
-    if (known?.version === version) {
-      kept.set(projectId, known);
-      return known.project;
-    }
+  /** Reads under way, so that the requests arriving together after a change read the row once. */
+  const reading = new Map<string, Promise<Project | undefined>>();
+  async function readAgain(projectId: string): Promise<Project | undefined> {
     const [row] = await readProject.execute({ projectId });
     if (!row) return undefined; // deleted since the lookup
+    kept.delete(projectId);
     kept.set(projectId, { version: row.version, project: deepFreeze(row.project) });
     if (kept.size > PROJECTS_KEPT) kept.delete(kept.keys().next().value as string);
     return row.project;
+  }
+  /** The project row at `version` or newer: the one kept, or read again when the lookup saw another version. */
+  function projectAt(projectId: string, version: string): Promise<Project | undefined> {
+    const known = kept.get(projectId);
+    if (known?.version === version) {
+      // Moved to the end: the map's order is the order of last use.
+      kept.delete(projectId);
+      kept.set(projectId, known);
+      return Promise.resolve(known.project);
+    }
+    const key = `${projectId}@${version}`;
+    let pending = reading.get(key);
+    if (!pending) {
+      pending = readAgain(projectId).finally(() => reading.delete(key));
+      reading.set(key, pending);
+    }
+    return pending;
   }
 
   const perKeyColumn = <T>(prepare: (column: KeyColumn | undefined, name: string) => T) => {
