@@ -153,6 +153,7 @@ export function createDeps(options: DepsOptions) {
   const sessionsRepo = createSessionsRepo(db, () => clock.now());
   const users = createUserService({
     repo: usersRepo,
+    projects: projectsRepo,
     oauthAccounts,
     sessions: sessionsRepo,
     teams,

@@ -1,5 +1,5 @@
 // Project rows: insert, read (by id, locked for an update, by owner), update, delete, and user counts for views.
-import { count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { projects, teamMembers, users } from "./schema.ts";
 
@@ -48,6 +48,13 @@ export function createProjectsRepo(db: Db) {
     },
     async setOwnerTeam(tx: Db, id: string, teamId: string): Promise<void> {
       await tx.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, id));
+    },
+    /** The internal project's first operator seat is taken, for good (schema.ts, `firstOperatorAt`). */
+    async takeFirstOperatorSeat(tx: Db, id: string, at: Date): Promise<void> {
+      await tx
+        .update(projects)
+        .set({ firstOperatorAt: at })
+        .where(and(eq(projects.id, id), isNull(projects.firstOperatorAt)));
     },
     async updateConfig(tx: Db, id: string, config: ProjectRow["config"]): Promise<void> {
       await tx.update(projects).set({ config }).where(eq(projects.id, id));

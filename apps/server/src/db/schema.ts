@@ -41,6 +41,12 @@ export const projects = pgTable("projects", {
    * the project row its request read instead of sending a query of its own.
    */
   ssoEnforcedDomains: text("sso_enforced_domains").array().notNull().default(sql`'{}'::text[]`),
+  /**
+   * The internal project only: when its first operator's seat was taken (the first full sign-up joined the owner
+   * team, or found an operator already in it). From then on no sign-up joins the owner team, even if it is emptied
+   * later (migration 0026). Null on every other project.
+   */
+  firstOperatorAt: timestamp("first_operator_at", { withTimezone: true, mode: "date" }),
 });
 
 /**

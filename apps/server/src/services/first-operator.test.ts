@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { inTransaction } from "../db/client.ts";
 import { webhookEvents } from "../db/schema.ts";
 import { expectJson, expectKnownError } from "../testing/expect-error.ts";
+import { recordStatements } from "../testing/statement-recorder.ts";
 import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
 import { INTERNAL_PROJECT_ID, seedInternalProject } from "./seed.ts";
 
@@ -174,6 +175,51 @@ describe("the first operator", () => {
     expect(await ownerMembers(server)).toEqual([operator?.id]);
     await signUp(server, "later@example.com");
     expect(await ownerMembers(server)).toEqual([operator?.id]);
+  });
+
+  it("is made once: an owner team emptied later is not handed to whoever signs up next", async () => {
+    const server = await freshServer();
+    const first = await signUp(server, "first@example.com");
+    const left = await server.request(`/api/v1/team-memberships/${await ownerTeamId(server)}/me`, {
+      method: "DELETE",
+      headers: { ...accessHeaders("client", server.internal), "x-stack-access-token": first.access_token },
+    });
+    await expectJson(left);
+    expect(await ownerMembers(server)).toEqual([]);
+    const next = await signUp(server, "next@example.com");
+    expect(await ownerMembers(server)).toEqual([]);
+    await expectKnownError(
+      await adminOfInternal(server, next.access_token),
+      "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+    );
+  });
+
+  it("who left is brought back by the seed settings naming them with internal access", async () => {
+    const server = await freshServer();
+    const first = await signUp(server, "first@example.com");
+    await server.deps.db.execute(sql`delete from team_members where team_id = ${await ownerTeamId(server)}`);
+    const seed = { user: { email: "first@example.com", password: PASSWORD, internalAccess: true } };
+    await seedInternalProject({ ...server.deps, seed, keys: keysOf(server) });
+    expect(await ownerMembers(server)).toEqual([first.user_id]);
+  });
+
+  it("is known from the project row once taken: later sign-ups ask the owner team nothing", async () => {
+    const server = await freshServer();
+    await signUp(server, "first@example.com");
+    const statements = await recordStatements(server.deps.database, () =>
+      signUp(server, "later@example.com"),
+    );
+    expect(statements.some((s) => s.includes("team-members:"))).toBe(false);
+    expect(statements.filter((s) => s.startsWith('select "user_id" from "team_members"'))).toEqual([]);
+  });
+
+  it("is taken by a seeded operator with internal access, even one who leaves the team", async () => {
+    const server = await freshServer();
+    const seed = { user: { email: "operator@example.com", password: PASSWORD, internalAccess: true } };
+    await seedInternalProject({ ...server.deps, seed, keys: keysOf(server) });
+    await server.deps.db.execute(sql`delete from team_members where team_id = ${await ownerTeamId(server)}`);
+    await signUp(server, "stranger@example.com");
+    expect(await ownerMembers(server)).toEqual([]);
   });
 
   it("is not a seeded operator without internal access, so the first sign-up still joins", async () => {

@@ -147,7 +147,11 @@ async function seedOperator(
       // Joins the owner team below only when given internal access, and then with the member defaults.
       mayBecomeFirstOperator: false,
     }));
-  if (user.internalAccess) await deps.teams.addMember(tx, project, ownerTeamId, userId, "member");
+  if (user.internalAccess) {
+    await deps.teams.addMember(tx, project, ownerTeamId, userId, "member");
+    // The instance has its operator: no sign-up becomes the first one, even if this one leaves the team.
+    await deps.projectsRepo.takeFirstOperatorSeat(tx, project.id, new Date());
+  }
 }
 
 /** The project of the demo app (`apps/demo`), which `npm start` runs beside the server. */

@@ -5,6 +5,7 @@ import { type ClientUser, KnownErrors, type ServerUser } from "@gatehouse/contra
 import type { Clock } from "../clock.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import type { OAuthAccountsRepo, SealedTokens } from "../db/oauth-accounts-repo.ts";
+import type { ProjectsRepo } from "../db/projects-repo.ts";
 import type { AudienceKind } from "../db/schema.ts";
 import type { SessionsRepo } from "../db/sessions-repo.ts";
 import type { UserRecord, UserRow, UsersRepo } from "../db/users-repo.ts";
@@ -145,6 +146,8 @@ function primaryChannel(projectId: string, userId: string, email: NonNullable<Ne
 
 export function createUserService(deps: {
   repo: UsersRepo;
+  /** Takes the internal project's first operator seat (joinAsFirstOperator). */
+  projects: Pick<ProjectsRepo, "takeFirstOperatorSeat">;
   oauthAccounts: OAuthAccountsRepo;
   /** Ends the user's sessions, and their OpenID Provider sessions with a back-channel notice to each app. */
   sessions: Pick<SessionsRepo, "deleteForUser">;
@@ -158,11 +161,16 @@ export function createUserService(deps: {
    * The first operator owns Gatehouse: on a fresh instance nobody can administer the internal project until
    * someone is in its owner team, so the first full user who signs up there (by any method) joins it as its
    * creator would. Anonymous and restricted users never do: admin access refuses them, so they would only hold
-   * the seat. Once the team has a member (a seeded operator included), sign-ups change nothing.
+   * the seat. Once the team has had a member (a seeded operator included), sign-ups change nothing, even if the
+   * team is emptied later.
    */
   async function joinAsFirstOperator(tx: Db, project: Project, userId: string): Promise<void> {
-    if (project.id !== INTERNAL_PROJECT_ID || !project.ownerTeamId) return;
+    if (project.id !== INTERNAL_PROJECT_ID || !project.ownerTeamId || project.firstOperatorAt) return;
     await deps.teams.addFirstMember(tx, project, project.ownerTeamId, userId);
+    // Whether this user joined or found an operator there already (a seeded one), the seat is taken: an owner team
+    // emptied later must not hand the instance to whoever signs up next. Every later sign-up reads that on the
+    // project row and asks the team nothing.
+    await deps.projects.takeFirstOperatorSeat(tx, project.id, deps.clock.now());
   }
 
   const service = {
