@@ -1,11 +1,9 @@
 // Migration 0017's data step: projects made before SSO get $manage_sso in their full-admin team_admin, so their team
 // admins can manage SSO and SCIM like those of new projects; a narrowed team_admin and the internal project's stay.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrationStatement } from "../testing/migration-step.ts";
 import { createTestServer, type TestServer } from "../testing/test-server.ts";
-import { MIGRATIONS_FOLDER } from "./client.ts";
 import { permissionDefinitions } from "./schema.ts";
 
 const OLD_ADMIN = [
@@ -17,11 +15,8 @@ const OLD_ADMIN = [
   "$manage_api_keys",
 ];
 
-/** The migration's UPDATE, as the migrator runs it (statements are split at the breakpoints). */
-const dataStep = readFileSync(join(MIGRATIONS_FOLDER, "0017_scim.sql"), "utf8")
-  .split("--> statement-breakpoint")
-  .map((statement) => statement.trim())
-  .find((statement) => statement.includes('UPDATE "permission_definitions"'));
+/** The migration's UPDATE. */
+const dataStep = migrationStatement("0017_scim.sql", 'UPDATE "permission_definitions"');
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,19 +1,14 @@
 // Migration 0026's data step: an instance that already has an operator has had its first one, so an owner team
 // emptied after the upgrade is not handed to whoever signs up next; an instance without one keeps the seat open.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL_PROJECT_ID } from "../services/seed.ts";
+import { migrationStatement } from "../testing/migration-step.ts";
 import { accessHeaders, createTestServer, type TestServer, uniqueIp } from "../testing/test-server.ts";
-import { MIGRATIONS_FOLDER } from "./client.ts";
 import { projects } from "./schema.ts";
 
-/** The migration's UPDATE, as the migrator runs it (statements are split at the breakpoints). */
-const dataStep = readFileSync(join(MIGRATIONS_FOLDER, "0026_first_operator_seat.sql"), "utf8")
-  .split("--> statement-breakpoint")
-  .map((statement) => statement.trim())
-  .find((statement) => statement.includes('UPDATE "projects"'));
+/** The migration's UPDATE. */
+const dataStep = migrationStatement("0026_first_operator_seat.sql", 'UPDATE "projects"');
 
 let server: TestServer;
 beforeAll(async () => {
