@@ -28,8 +28,8 @@ const placeholder = (name: string) => sql.placeholder(name);
 type Project = typeof projects.$inferSelect;
 /** The version of the project row the lookup saw (see the top of this file). */
 const projectVersion = sql<string>`${projects}.xmin::text`;
-/** Projects kept per process; beyond that, the longest unread is forgotten. */
-export const PROJECTS_KEPT = 1000;
+/** Projects kept per process; beyond that, the one read longest ago is forgotten (and read again when next used). */
+const PROJECTS_KEPT = 1000;
 
 /** Cached rows are shared by every request: frozen, so that code changing one fails loudly instead of leaking. */
 function deepFreeze<T>(value: T): T {
@@ -68,7 +68,6 @@ export function createRequestRepo(db: Db) {
   const sessionOf = (match: SQL) => and(match, eq(sessions.projectId, projects.id));
   const session = { sessionId: sessions.id, sessionExpiresAt: sessions.expiresAt };
 
-  /** One prepared statement per key column, made on first use. */
   const readProject = db
     .select({ project: projects, version: projectVersion })
     .from(projects)
@@ -80,7 +79,7 @@ export function createRequestRepo(db: Db) {
   async function readAgain(projectId: string): Promise<Project | undefined> {
     const [row] = await readProject.execute({ projectId });
     if (!row) return undefined; // deleted since the lookup
-    kept.delete(projectId);
+    kept.delete(projectId); // re-inserted last: the map's order is the order of reading
     kept.set(projectId, { version: row.version, project: deepFreeze(row.project) });
     if (kept.size > PROJECTS_KEPT) kept.delete(kept.keys().next().value as string);
     return row.project;
@@ -88,12 +87,7 @@ export function createRequestRepo(db: Db) {
   /** The project row at `version` or newer: the one kept, or read again when the lookup saw another version. */
   function projectAt(projectId: string, version: string): Promise<Project | undefined> {
     const known = kept.get(projectId);
-    if (known?.version === version) {
-      // Moved to the end: the map's order is the order of last use.
-      kept.delete(projectId);
-      kept.set(projectId, known);
-      return Promise.resolve(known.project);
-    }
+    if (known?.version === version) return Promise.resolve(known.project);
     const key = `${projectId}@${version}`;
     let pending = reading.get(key);
     if (!pending) {
@@ -103,6 +97,7 @@ export function createRequestRepo(db: Db) {
     return pending;
   }
 
+  /** One prepared statement per key column, made on first use. */
   const perKeyColumn = <T>(prepare: (column: KeyColumn | undefined, name: string) => T) => {
     const prepared = new Map<string, T>();
     return (column: KeyColumn | undefined) => {
