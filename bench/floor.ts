@@ -10,6 +10,7 @@
 //   password's: no rate limit, no audit entry, no restriction or MFA, no webhook event, no team.
 // They tell what part of a gap to the first floor, or to the raw hash rate, is the operation's own work.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { ARGON2_PARAMS } from "@gatehouse/server/crypto/password";
 import { serve } from "@hono/node-server";
 import { hash, verify } from "@node-rs/argon2";
 import { Hono } from "hono";
@@ -58,7 +59,6 @@ app.get("/me-wire", async (c) => {
   return c.json(rows[0] ?? null);
 });
 
-const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 const signingKey = (await generateKeyPair("ES256")).privateKey;
 const SESSION_MS = 365 * 24 * 3600 * 1000;
 
@@ -101,7 +101,7 @@ app.post("/sign-in", async (c) => {
 
 app.post("/sign-up", async (c) => {
   const { email, password } = await c.req.json<{ email: string; password: string }>();
-  const passwordHash = await hash(password, ARGON2);
+  const passwordHash = await hash(password, ARGON2_PARAMS);
   const userId = randomUUID();
   const t = await tokens(userId);
   const now = new Date();

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { ARGON2_PARAMS } from "@gatehouse/server/crypto/password";
 import { freePort } from "@gatehouse/server/testing/server-process";
 import { hash } from "@node-rs/argon2";
 import { hashPassword } from "better-auth/crypto";
@@ -47,10 +48,11 @@ async function hashRate(name: string, hashOnce: () => Promise<unknown>): Promise
   await Promise.all(Array.from({ length: 4 }, worker));
   return { name, rps: done / ((Date.now() - started) / 1000), p50: 0, p99: 0 };
 }
-/** Gatehouse's argon2id parameters (passwords/hash.ts), and Better Auth's own scrypt (node:crypto, its defaults). */
+/** Gatehouse's argon2id parameters (crypto/password.ts), and Better Auth's own scrypt (node:crypto, its defaults). */
+const { memoryCost, timeCost, parallelism } = ARGON2_PARAMS;
 const argon2 = () =>
-  hashRate("raw argon2id (m=19456, t=2, p=1), 4 at a time", () =>
-    hash(PASSWORD, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 }),
+  hashRate(`raw argon2id (m=${memoryCost}, t=${timeCost}, p=${parallelism}), 4 at a time`, () =>
+    hash(PASSWORD, ARGON2_PARAMS),
   );
 const scrypt = () =>
   hashRate("raw scrypt of Better Auth (hashPassword), 4 at a time", () => hashPassword(PASSWORD));
